@@ -1,0 +1,28 @@
+package io.leasehold.core;
+
+import io.smallrye.mutiny.Uni;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.function.Supplier;
+
+/**
+ * The one source of wall-clock readings and of the ticks that drive renewals and scans.
+ * Production uses the system clock and the Quarkus scheduler; tests drive both by hand, so a
+ * lease can pass without anyone waiting for it.
+ */
+public interface Clock {
+
+    Instant now();
+
+    /**
+     * Runs {@code tick} every {@code period} until the returned handle is closed. A tick that is
+     * still running when the next one is due is not started twice.
+     */
+    Ticks every(String name, Duration period, Supplier<Uni<Void>> tick);
+
+    /** A running periodic tick. */
+    interface Ticks extends AutoCloseable {
+        @Override
+        void close();
+    }
+}

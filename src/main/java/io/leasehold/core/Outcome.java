@@ -1,0 +1,48 @@
+package io.leasehold.core;
+
+/** What one attempt at an item came to. */
+public sealed interface Outcome {
+
+    record Done() implements Outcome {
+    }
+
+    /** A transient failure: try again after a backoff, while attempts remain. */
+    record Retry(String reason) implements Outcome {
+    }
+
+    /** A permanent failure: settle in failed/ with the reason. */
+    record Failed(String reason) implements Outcome {
+    }
+
+    /** The claim was found taken over while working: settle nothing. */
+    record Lost() implements Outcome {
+    }
+
+    static Outcome done() {
+        return new Done();
+    }
+
+    static Outcome retry(String reason) {
+        return new Retry(reason);
+    }
+
+    static Outcome failed(String reason) {
+        return new Failed(reason);
+    }
+
+    static Outcome lost() {
+        return new Lost();
+    }
+
+    /** A short name for metrics and logs. */
+    default String label() {
+        if (this instanceof Done) {
+            return "done";
+        } else if (this instanceof Retry) {
+            return "retry";
+        } else if (this instanceof Failed) {
+            return "failed";
+        }
+        return "lost";
+    }
+}

@@ -1,0 +1,32 @@
+package io.leasehold.drain;
+
+import java.time.Duration;
+
+/** What the drain reports as it goes; metrics listen here. Every method must return at once. */
+public interface DrainEvents {
+
+    default void claimed(String id) {
+    }
+
+    default void renewed(String id) {
+    }
+
+    default void tookOver(String id, int attempt) {
+    }
+
+    default void lost(String id) {
+    }
+
+    /** One attempt ended: outcome is done, retry, failed or lost. */
+    default void attempted(String id, String outcome, Duration took) {
+    }
+
+    default void settled(String id, String where) {
+    }
+
+    default void handedBack(String id) {
+    }
+
+    DrainEvents NONE = new DrainEvents() {
+    };
+}

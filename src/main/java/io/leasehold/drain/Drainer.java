@@ -1,0 +1,358 @@
+package io.leasehold.drain;
+
+import io.leasehold.core.ClaimName;
+import io.leasehold.core.Clock;
+import io.leasehold.core.Generation;
+import io.leasehold.core.HeldClaim;
+import io.leasehold.core.ItemId;
+import io.leasehold.core.LeaseTerms;
+import io.leasehold.core.Outcome;
+import io.leasehold.handler.Handler;
+import io.leasehold.handler.WorkItem;
+import io.leasehold.spool.ArrivalWatch;
+import io.leasehold.spool.Spool;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.Cancellable;
+import io.smallrye.mutiny.subscription.UniEmitter;
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
+import org.jboss.logging.Logger;
+
+/**
+ * One instance's drain of the spool: claims items while it has room (expired claims before new
+ * items), runs the handler on each, and settles them. File operations run on the worker pool; no
+ * lock is held across them. Fills are single-flight: a request while one runs makes it go round
+ * once more instead of starting a second.
+ */
+public final class Drainer {
+
+    private static final Logger LOG = Logger.getLogger(Drainer.class);
+    /** How many pending names one listing reads; a huge pending/ is never listed whole for a claim. */
+    static final int LISTING_BATCH = 256;
+
+    private final Spool spool;
+    private final Clock clock;
+    private final LeaseTerms terms;
+    private final DrainSettings settings;
+    private final Handler handler;
+    private final LongSupplier epoch;
+    private final Executor workers;
+    private final ArrivalWatch arrivals;
+    private final DrainTally tally;
+    private final ClaimRenewal renewal;
+    private final Settlement settlement;
+    private final Takeover takeover;
+
+    private final Map<String, HeldClaim> held = new ConcurrentHashMap<>();
+    private final Map<String, Cancellable> working = new ConcurrentHashMap<>();
+    private final AtomicInteger running = new AtomicInteger();
+    private final PendingCandidates candidates = new PendingCandidates();
+    private final Queue<ClaimName> takeoversDue = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger fillRequests = new AtomicInteger();
+    private final List<UniEmitter<? super Boolean>> idleWaiters = new CopyOnWriteArrayList<>();
+    private final List<Clock.Ticks> ticks = new CopyOnWriteArrayList<>();
+    private volatile boolean accepting;
+
+    public Drainer(Spool spool, Clock clock, LeaseTerms terms, DrainSettings settings, Handler handler,
+            LongSupplier epoch, Executor workers, ArrivalWatch arrivals, DrainEvents events) {
+        this.spool = spool;
+        this.clock = clock;
+        this.terms = terms;
+        this.settings = settings;
+        this.handler = handler;
+        this.epoch = epoch;
+        this.workers = workers;
+        this.arrivals = arrivals;
+        this.tally = new DrainTally(events);
+        this.renewal = new ClaimRenewal(spool, clock, tally);
+        this.settlement = new Settlement(spool, clock, terms, settings, tally,
+                () -> ThreadLocalRandom.current().nextDouble());
+        this.takeover = new Takeover(spool, clock, terms, settings, tally);
+    }
+
+    /** Starts renewing, polling and watching. Renewal starts first: nothing is claimed before it runs. */
+    public void start() {
+        accepting = true;
+        ticks.add(clock.every("leasehold-renew", terms.renewEvery(), this::renewNow));
+        ticks.add(clock.every("leasehold-poll", settings.pollInterval(), this::pollNow));
+        arrivals.start(this::arrived, this::missedArrivals);
+        pollNow().subscribe().with(ignored -> { }, e -> LOG.warnf(e, "first scan failed"));
+    }
+
+    /** Renews every held claim now (what the renewal tick does). */
+    public Uni<Void> renewNow() {
+        return onWorkers(() -> renewal.renewAll(List.copyOf(held.values())));
+    }
+
+    /** Looks for expired claims and new items now (what the poll tick does). */
+    public Uni<Void> pollNow() {
+        return onWorkers(() -> {
+            scanClaims();
+            candidates.forgetListing();
+            fillSynchronously();
+        });
+    }
+
+    private void arrived(String name) {
+        if (ItemId.isValid(name) && candidates.offer(name)) {
+            requestFill();
+        } else {
+            missedArrivals();
+        }
+    }
+
+    private void missedArrivals() {
+        candidates.forgetListing();
+        requestFill();
+    }
+
+    private void scanClaims() {
+        try {
+            Instant now = clock.now();
+            List<ClaimName> due = new ArrayList<>();
+            for (ClaimName claim : spool.claims()) {
+                if (!held.containsKey(claim.id()) && takeover.isDue(claim, now)) {
+                    due.add(claim);
+                }
+            }
+            due.sort(Comparator.comparing(ClaimName::reading));
+            takeoversDue.clear();
+            takeoversDue.addAll(due);
+        } catch (IOException e) {
+            LOG.warnf("could not list claimed/: %s", e.getMessage());
+        }
+    }
+
+    private void requestFill() {
+        if (accepting && fillRequests.getAndIncrement() == 0) {
+            workers.execute(this::fillLoop);
+        }
+    }
+
+    /** For ticks, which must finish their fill before they count as done. */
+    private void fillSynchronously() {
+        if (accepting && fillRequests.getAndIncrement() == 0) {
+            fillLoop();
+        }
+    }
+
+    private void fillLoop() {
+        int missed = 1;
+        do {
+            try {
+                fillOnce();
+            } catch (IOException | RuntimeException e) {
+                LOG.warnf(e, "a scan of the spool failed; the next tick tries again");
+            }
+            missed = fillRequests.addAndGet(-missed);
+        } while (missed != 0);
+    }
+
+    private void fillOnce() throws IOException {
+        while (accepting && running.get() < settings.concurrency()) {
+            ClaimName due = takeoversDue.poll();
+            if (due != null) {
+                if (!held.containsKey(due.id())) {
+                    takeover.takeOver(due).ifPresent(this::begin);
+                }
+                continue;
+            }
+            String id = candidates.poll();
+            if (id == null) {
+                if (!candidates.needsListing()) {
+                    break;
+                }
+                List<String> batch = spool.pendingBatch(LISTING_BATCH);
+                // Instances list in the same order; shuffling keeps them from racing for the same names.
+                Collections.shuffle(batch);
+                candidates.offerListing(batch, batch.size() < LISTING_BATCH);
+                continue;
+            }
+            if (held.containsKey(id)) {
+                continue;
+            }
+            ClaimName claim = new ClaimName(id, Generation.first(), clock.now());
+            if (spool.claim(claim)) {
+                tally.claimed(id);
+                begin(claim);
+            }
+        }
+        signalIfIdle();
+    }
+
+    private void begin(ClaimName claim) {
+        HeldClaim held = new HeldClaim(claim);
+        this.held.put(claim.id(), held);
+        running.incrementAndGet();
+        Cancellable cancel = onWorkersItem(() -> readIfHeld(held))
+                .onItem().transformToUni(payload -> payload.isEmpty()
+                        ? Uni.createFrom().item(Outcome.lost())
+                        : attempt(held, payload.get()))
+                .onItem().transformToUni(outcome -> onWorkersItem(() -> settlement.apply(held, outcome)))
+                .onTermination().invoke(() -> finished(held))
+                .subscribe().with(where -> { }, e -> LOG.errorf(e, "working on %s failed", held.current()));
+        working.put(claim.id(), cancel);
+        if (!this.held.containsKey(claim.id())) {
+            working.remove(claim.id(), cancel); // it finished before it was registered
+        }
+    }
+
+    /** Reading the payload is the look at the directory just before work starts. */
+    private Optional<byte[]> readIfHeld(HeldClaim held) throws IOException {
+        ClaimName name = held.current();
+        for (int look = 0; look < 3; look++) {
+            try {
+                return Optional.of(spool.payload(name));
+            } catch (NoSuchFileException e) {
+                Optional<ClaimName> found = spool.find(held.id(), held.generation());
+                if (found.isEmpty()) {
+                    return Optional.empty();
+                }
+                name = found.get();
+            }
+        }
+        return Optional.empty();
+    }
+
+    private Uni<Outcome> attempt(HeldClaim held, byte[] payload) {
+        Instant started = clock.now();
+        WorkItem item = new WorkItem(held.id(), held.attempt(), payload, epoch.getAsLong());
+        Uni<Outcome> work = Uni.createFrom().deferred(() -> handler.handle(item))
+                .onItem().ifNull().continueWith(() -> Outcome.retry("the handler answered nothing"))
+                .onFailure().recoverWithItem(e -> Outcome.retry("handler failed: " + e));
+        if (!settings.handlerTimeout().isZero()) {
+            work = work.ifNoItem().after(settings.handlerTimeout())
+                    .recoverWithItem(() -> Outcome.retry("timed out after " + settings.handlerTimeout()));
+        }
+        Uni<Outcome> lost = Uni.createFrom().emitter(e -> held.onLost(() -> e.complete(Outcome.lost())));
+        return Uni.combine().any().of(work, lost).invoke(outcome -> tally.attempted(held.id(), outcome.label(),
+                Duration.between(started, clock.now())));
+    }
+
+    private void finished(HeldClaim held) {
+        this.held.remove(held.id(), held);
+        working.remove(held.id());
+        running.decrementAndGet();
+        requestFill();
+        signalIfIdle();
+    }
+
+    private void signalIfIdle() {
+        if (running.get() == 0 && candidates.isEmpty() && !candidates.needsListing() && takeoversDue.isEmpty()) {
+            for (UniEmitter<? super Boolean> waiter : idleWaiters) {
+                waiter.complete(true);
+            }
+        }
+    }
+
+    /**
+     * One drain pass: works until nothing is left that this instance can do, or the budget is spent.
+     * For a cron trigger when the service scales to zero between passes.
+     */
+    public Uni<DrainReport> drainPass(Duration budget) {
+        DrainTally.Snapshot before = tally.snapshot();
+        candidates.forgetListing();
+        return onWorkers(this::scanClaims)
+                .chain(() -> Uni.createFrom().<Boolean>emitter(waiter -> {
+                    idleWaiters.add(waiter);
+                    waiter.onTermination(() -> idleWaiters.remove(waiter));
+                    requestFill();
+                    if (!accepting) {
+                        waiter.complete(false);
+                    }
+                }))
+                .ifNoItem().after(budget).recoverWithItem(false)
+                .map(idle -> tally.since(before, idle, budget));
+    }
+
+    public int claimsHeld() {
+        return held.size();
+    }
+
+    /**
+     * Stops claiming, lets running work finish within the shutdown timeout, then hands what is left
+     * back to pending/ at once rather than leaving it to expire. Blocks; call it at shutdown.
+     */
+    public void stop() {
+        accepting = false;
+        arrivals.close();
+        Duration timeout = settings.shutdownTimeout();
+        if (running.get() > 0 && !timeout.isZero()) {
+            Uni.createFrom().<Boolean>emitter(waiter -> {
+                idleWaiters.add(waiter);
+                waiter.onTermination(() -> idleWaiters.remove(waiter));
+                if (running.get() == 0) {
+                    waiter.complete(true);
+                }
+            }).ifNoItem().after(timeout).recoverWithItem(false).await().indefinitely();
+        }
+        for (HeldClaim claim : List.copyOf(held.values())) {
+            handBack(claim);
+        }
+        ticks.forEach(Clock.Ticks::close);
+        ticks.clear();
+    }
+
+    private void handBack(HeldClaim claim) {
+        Cancellable work = working.get(claim.id());
+        try {
+            if (claim.beginFinishing()) {
+                if (work != null) {
+                    work.cancel();
+                }
+                if (settlement.move(claim, spool::handBack)) {
+                    tally.handedBack(claim.id());
+                    LOG.infof("handed %s back to pending/ at shutdown", claim.id());
+                }
+            }
+        } catch (IOException e) {
+            LOG.warnf("could not hand %s back; its lease will run out and another instance takes it: %s",
+                    claim.current(), e.getMessage());
+        }
+    }
+
+    private interface IoAction {
+        void run() throws IOException;
+    }
+
+    private interface IoSupplier<T> {
+        T get() throws IOException;
+    }
+
+    private Uni<Void> onWorkers(IoAction action) {
+        return Uni.createFrom().item(() -> {
+            try {
+                action.run();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            return (Void) null;
+        }).runSubscriptionOn(workers);
+    }
+
+    private <T> Uni<T> onWorkersItem(IoSupplier<T> supplier) {
+        return Uni.createFrom().item(() -> {
+            try {
+                return supplier.get();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }).runSubscriptionOn(workers);
+    }
+}

@@ -1,0 +1,118 @@
+package io.leasehold.drain;
+
+import io.leasehold.core.ClaimName;
+import io.leasehold.core.Clock;
+import io.leasehold.core.HeldClaim;
+import io.leasehold.core.LeaseTerms;
+import io.leasehold.core.Outcome;
+import io.leasehold.spool.ItemState;
+import io.leasehold.spool.Spool;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.function.DoubleSupplier;
+import org.jboss.logging.Logger;
+
+/**
+ * Ends a claim according to how its attempt went: done, failed, parked for a retry, or handed back.
+ * The file is found by id and generation, which a renewal never changes, and looked for again when
+ * the renewal renamed it between the look and the move.
+ */
+final class Settlement {
+
+    private static final Logger LOG = Logger.getLogger(Settlement.class);
+    private static final int LOOKS = 3;
+
+    /** One rename of a claim's file; false when the file was not there under that name. */
+    @FunctionalInterface
+    interface ClaimMove {
+        boolean apply(ClaimName current) throws IOException;
+    }
+
+    private final Spool spool;
+    private final Clock clock;
+    private final LeaseTerms terms;
+    private final DrainSettings settings;
+    private final DrainEvents events;
+    private final DoubleSupplier random;
+
+    Settlement(Spool spool, Clock clock, LeaseTerms terms, DrainSettings settings, DrainEvents events,
+            DoubleSupplier random) {
+        this.spool = spool;
+        this.clock = clock;
+        this.terms = terms;
+        this.settings = settings;
+        this.events = events;
+        this.random = random;
+    }
+
+    /** Applies the outcome; returns where the item went ("done", "failed", "retried" or "lost"). */
+    String apply(HeldClaim claim, Outcome outcome) throws IOException {
+        if (outcome instanceof Outcome.Lost || !claim.beginFinishing()) {
+            if (claim.markLost()) {
+                LOG.warnf("claim %s is gone: another instance took it over; settled nothing", claim.current());
+                events.lost(claim.id());
+            }
+            return "lost";
+        }
+        String where;
+        if (outcome instanceof Outcome.Done) {
+            where = move(claim, name -> spool.settle(name, ItemState.DONE)) ? "done" : "lost";
+            if (where.equals("done")) {
+                spool.deleteReason(claim.id());
+            }
+        } else if (outcome instanceof Outcome.Failed failed) {
+            where = fail(claim, failed.reason());
+        } else {
+            where = retry(claim, ((Outcome.Retry) outcome).reason());
+        }
+        if (where.equals("lost")) {
+            LOG.warnf("claim %s was taken over before it could be settled; settled nothing", claim.current());
+            events.lost(claim.id());
+        } else {
+            events.settled(claim.id(), where);
+        }
+        return where;
+    }
+
+    private String fail(HeldClaim claim, String reason) throws IOException {
+        recordReason(claim, reason);
+        return move(claim, name -> spool.settle(name, ItemState.FAILED)) ? "failed" : "lost";
+    }
+
+    private String retry(HeldClaim claim, String reason) throws IOException {
+        if (claim.attempt() >= settings.maxAttempts()) {
+            return fail(claim, "gave up after " + claim.attempt() + " attempts; last: " + reason);
+        }
+        Instant retryAt = clock.now().plus(settings.backoff().after(claim.attempt(), random));
+        Instant parkedReading = terms.readingTakeableAt(retryAt);
+        recordReason(claim, reason);
+        // Parked: the claim looks abandoned from retryAt on, and whoever takes it counts the attempt.
+        boolean parked = move(claim, name -> spool.rename(name, name.renewedAt(parkedReading)));
+        if (parked) {
+            LOG.infof("item %s attempt %d will be retried from %s: %s", claim.id(), claim.attempt(), retryAt, reason);
+        }
+        return parked ? "retried" : "lost";
+    }
+
+    private void recordReason(HeldClaim claim, String reason) throws IOException {
+        int abandoned = spool.reason(claim.id()).map(Spool.Reason::abandoned).orElse(0);
+        spool.writeReason(claim.id(), new Spool.Reason(claim.attempt(), abandoned, reason));
+    }
+
+    /** Applies {@code move} to the claim's file under its current name, whatever the renewal did to it. */
+    boolean move(HeldClaim claim, ClaimMove move) throws IOException {
+        ClaimName name = claim.current();
+        for (int look = 0; look < LOOKS; look++) {
+            if (move.apply(name)) {
+                return true;
+            }
+            Optional<ClaimName> found = spool.find(claim.id(), claim.generation());
+            if (found.isEmpty()) {
+                return false;
+            }
+            name = found.get();
+        }
+        return false;
+    }
+}

@@ -1,0 +1,88 @@
+package io.leasehold.drain;
+
+import io.leasehold.core.ClaimName;
+import io.leasehold.core.Clock;
+import io.leasehold.core.Generation;
+import io.leasehold.core.LeaseTerms;
+import io.leasehold.spool.ItemState;
+import io.leasehold.spool.Spool;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.Optional;
+import org.jboss.logging.Logger;
+
+/**
+ * Takes over a claim whose lease ran out: renames it to a new generation (attempt + 1), which only
+ * one instance can do. A claim parked for a retry is taken over the same way. A takeover that would
+ * pass max-attempts sends the item to failed/ instead, so a poison item that kills its holder every
+ * time stops after max-attempts with the reason.
+ */
+final class Takeover {
+
+    private static final Logger LOG = Logger.getLogger(Takeover.class);
+
+    private final Spool spool;
+    private final Clock clock;
+    private final LeaseTerms terms;
+    private final DrainSettings settings;
+    private final DrainEvents events;
+
+    Takeover(Spool spool, Clock clock, LeaseTerms terms, DrainSettings settings, DrainEvents events) {
+        this.spool = spool;
+        this.clock = clock;
+        this.terms = terms;
+        this.settings = settings;
+        this.events = events;
+    }
+
+    boolean isDue(ClaimName seen, Instant now) {
+        return terms.isTakeable(seen, now);
+    }
+
+    /** The new claim to work on, or empty when not due, lost to another instance, or given up. */
+    Optional<ClaimName> takeOver(ClaimName seen) throws IOException {
+        Instant now = clock.now();
+        if (!isDue(seen, now)) {
+            return Optional.empty();
+        }
+        Generation next = seen.generation().next();
+        ClaimName taken = new ClaimName(seen.id(), next, now);
+        if (!spool.rename(seen, taken)) {
+            return Optional.empty(); // renewed by its holder, or another instance was first
+        }
+        Optional<Spool.Reason> prior = spool.reason(seen.id());
+        boolean parkedForRetry = prior.isPresent() && prior.get().attempt() == seen.generation().attempt();
+        int abandoned = prior.map(Spool.Reason::abandoned).orElse(0) + (parkedForRetry ? 0 : 1);
+        if (next.attempt() > settings.maxAttempts()) {
+            giveUp(seen, taken, prior, parkedForRetry, abandoned);
+            return Optional.empty();
+        }
+        if (!parkedForRetry) {
+            LOG.warnf("took over %s: its holder stopped renewing it (attempt %d of %d)", seen, next.attempt(),
+                    settings.maxAttempts());
+            spool.writeReason(seen.id(), new Spool.Reason(seen.generation().attempt(), abandoned,
+                    "attempt " + seen.generation().attempt() + " was abandoned by its holder"));
+        }
+        events.tookOver(seen.id(), next.attempt());
+        return Optional.of(taken);
+    }
+
+    private void giveUp(ClaimName seen, ClaimName taken, Optional<Spool.Reason> prior, boolean parkedForRetry,
+            int abandoned) throws IOException {
+        int attempts = seen.generation().attempt();
+        String text;
+        if (parkedForRetry) {
+            text = "gave up after " + attempts + " attempts; last: " + prior.get().text();
+        } else if (abandoned >= attempts) {
+            text = "abandoned " + abandoned + " times";
+        } else {
+            text = "gave up after " + attempts + " attempts (abandoned " + abandoned + " times); last: attempt "
+                    + attempts + " was abandoned by its holder";
+        }
+        spool.writeReason(seen.id(), new Spool.Reason(attempts, abandoned, text));
+        if (spool.settle(taken, ItemState.FAILED)) {
+            LOG.warnf("item %s failed: %s", seen.id(), text);
+            events.settled(seen.id(), "failed");
+        }
+    }
+}
