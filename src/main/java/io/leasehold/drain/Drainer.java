@@ -67,10 +67,12 @@ public final class Drainer {
     private final AtomicInteger fillRequests = new AtomicInteger();
     private final List<UniEmitter<? super Boolean>> idleWaiters = new CopyOnWriteArrayList<>();
     private final List<Clock.Ticks> ticks = new CopyOnWriteArrayList<>();
+    private final AtomicInteger passes = new AtomicInteger();
+    private final boolean auto;
     private volatile boolean accepting;
 
     public Drainer(Spool spool, Clock clock, LeaseTerms terms, DrainSettings settings, Handler handler,
-            LongSupplier epoch, Executor workers, ArrivalWatch arrivals, DrainEvents events) {
+            LongSupplier epoch, Executor workers, ArrivalWatch arrivals, DrainEvents events, boolean auto) {
         this.spool = spool;
         this.clock = clock;
         this.terms = terms;
@@ -79,6 +81,7 @@ public final class Drainer {
         this.epoch = epoch;
         this.workers = workers;
         this.arrivals = arrivals;
+        this.auto = auto;
         this.tally = new DrainTally(events);
         this.renewal = new ClaimRenewal(spool, clock, tally);
         this.settlement = new Settlement(spool, clock, terms, settings, tally,
@@ -86,13 +89,23 @@ public final class Drainer {
         this.takeover = new Takeover(spool, clock, terms, settings, tally);
     }
 
-    /** Starts renewing, polling and watching. Renewal starts first: nothing is claimed before it runs. */
+    /**
+     * Starts renewing and, when draining on its own ({@code auto}), polling and watching. Renewal is
+     * registered first: nothing is claimed before something renews it.
+     */
     public void start() {
         accepting = true;
         ticks.add(clock.every("leasehold-renew", terms.renewEvery(), this::renewNow));
-        ticks.add(clock.every("leasehold-poll", settings.pollInterval(), this::pollNow));
-        arrivals.start(this::arrived, this::missedArrivals);
-        pollNow().subscribe().with(ignored -> { }, e -> LOG.warnf(e, "first scan failed"));
+        if (auto) {
+            ticks.add(clock.every("leasehold-poll", settings.pollInterval(), this::pollNow));
+            arrivals.start(this::arrived, this::missedArrivals);
+            pollNow().subscribe().with(ignored -> { }, e -> LOG.warnf(e, "first scan failed"));
+        }
+    }
+
+    /** Whether to claim now: always when draining on its own, else only during a drain pass. */
+    private boolean claiming() {
+        return accepting && (auto || passes.get() > 0);
     }
 
     /** Renews every held claim now (what the renewal tick does). */
@@ -140,14 +153,14 @@ public final class Drainer {
     }
 
     private void requestFill() {
-        if (accepting && fillRequests.getAndIncrement() == 0) {
+        if (claiming() && fillRequests.getAndIncrement() == 0) {
             workers.execute(this::fillLoop);
         }
     }
 
     /** For ticks, which must finish their fill before they count as done. */
     private void fillSynchronously() {
-        if (accepting && fillRequests.getAndIncrement() == 0) {
+        if (claiming() && fillRequests.getAndIncrement() == 0) {
             fillLoop();
         }
     }
@@ -165,7 +178,7 @@ public final class Drainer {
     }
 
     private void fillOnce() throws IOException {
-        while (accepting && running.get() < settings.concurrency()) {
+        while (claiming() && running.get() < settings.concurrency()) {
             ClaimName due = takeoversDue.poll();
             if (due != null) {
                 if (!held.containsKey(due.id())) {
@@ -268,6 +281,7 @@ public final class Drainer {
     public Uni<DrainReport> drainPass(Duration budget) {
         DrainTally.Snapshot before = tally.snapshot();
         candidates.forgetListing();
+        passes.incrementAndGet();
         return onWorkers(this::scanClaims)
                 .chain(() -> Uni.createFrom().<Boolean>emitter(waiter -> {
                     idleWaiters.add(waiter);
@@ -278,6 +292,7 @@ public final class Drainer {
                     }
                 }))
                 .ifNoItem().after(budget).recoverWithItem(false)
+                .onTermination().invoke(passes::decrementAndGet)
                 .map(idle -> tally.since(before, idle, budget));
     }
 

@@ -1,0 +1,39 @@
+package io.leasehold.api;
+
+import io.leasehold.config.LeaseholdConfig;
+import jakarta.ws.rs.HttpMethod;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Optional;
+import java.util.Set;
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
+
+/** When {@code leasehold.api.token} is set, every call that changes something needs it as a Bearer token. */
+public class ApiTokenFilter {
+
+    private static final Set<String> READS = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS);
+
+    private final Optional<byte[]> token;
+
+    public ApiTokenFilter(LeaseholdConfig config) {
+        this.token = config.api().token().map(t -> t.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @ServerRequestFilter(preMatching = true)
+    public Optional<Response> requireToken(ContainerRequestContext request) {
+        if (token.isEmpty() || READS.contains(request.getMethod())) {
+            return Optional.empty();
+        }
+        String header = request.getHeaderString(HttpHeaders.AUTHORIZATION);
+        String prefix = "Bearer ";
+        if (header != null && header.startsWith(prefix)
+                && MessageDigest.isEqual(token.get(), header.substring(prefix.length()).getBytes(StandardCharsets.UTF_8))) {
+            return Optional.empty();
+        }
+        Response unauthorized = ApiErrors.answer(401, "this call needs Authorization: Bearer <leasehold.api.token>");
+        return Optional.of(Response.fromResponse(unauthorized).header(HttpHeaders.WWW_AUTHENTICATE, "Bearer").build());
+    }
+}

@@ -1,0 +1,48 @@
+package io.leasehold.api;
+
+import io.leasehold.drain.DrainReport;
+import io.leasehold.drain.Drainer;
+import io.quarkus.runtime.configuration.DurationConverter;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.time.Duration;
+
+/** One drain pass now, for a cron trigger (e.g. a Knative PingSource) when the service scales to zero. */
+@Path("/drain")
+@Produces(MediaType.APPLICATION_JSON)
+public class DrainResource {
+
+    static final Duration DEFAULT_BUDGET = Duration.ofSeconds(30);
+    static final Duration MAX_BUDGET = Duration.ofMinutes(15);
+
+    private final Drainer drainer;
+
+    public DrainResource(Drainer drainer) {
+        this.drainer = drainer;
+    }
+
+    @POST
+    public Uni<DrainReport> drain(@QueryParam("budget") String budget) {
+        return drainer.drainPass(parse(budget));
+    }
+
+    static Duration parse(String budget) {
+        if (budget == null || budget.isBlank()) {
+            return DEFAULT_BUDGET;
+        }
+        Duration parsed;
+        try {
+            parsed = DurationConverter.parseDuration(budget.trim());
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("budget must be a duration such as 30s or 2m, got '" + budget + "'");
+        }
+        if (parsed == null || parsed.isNegative() || parsed.isZero() || parsed.compareTo(MAX_BUDGET) > 0) {
+            throw new IllegalArgumentException("budget must be above 0 and at most " + MAX_BUDGET.toMinutes() + "m");
+        }
+        return parsed;
+    }
+}

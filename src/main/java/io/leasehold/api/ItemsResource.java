@@ -1,0 +1,96 @@
+package io.leasehold.api;
+
+import io.leasehold.config.LeaseholdConfig;
+import io.leasehold.core.ItemId;
+import io.leasehold.spool.ItemState;
+import io.leasehold.spool.ItemView;
+import io.leasehold.spool.PosixItemStore;
+import io.smallrye.common.annotation.Blocking;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.util.List;
+
+/** Items: enqueue, look up, list, cancel, retry. */
+@Path("/items")
+@Produces(MediaType.APPLICATION_JSON)
+public class ItemsResource {
+
+    static final int DEFAULT_LIMIT = 100;
+    static final int MAX_LIMIT = 10_000;
+
+    private final PosixItemStore store;
+    private final long maxBytes;
+
+    public ItemsResource(PosixItemStore store, LeaseholdConfig config) {
+        this.store = store;
+        this.maxBytes = config.item().maxBytes().asLongValue();
+    }
+
+    /**
+     * The body is copied to tmp/ as it arrives and counted on the way, so an oversized body is refused
+     * without being held in memory; a declared Content-Length over the limit is refused before reading.
+     */
+    @POST
+    @Blocking
+    @Consumes(MediaType.WILDCARD)
+    public Response enqueue(@QueryParam("id") String id, @HeaderParam(HttpHeaders.CONTENT_LENGTH) Long length,
+            InputStream body) throws IOException {
+        String itemId = id == null ? store.newId() : ItemId.require(id);
+        if (length != null && length > maxBytes) {
+            throw new io.leasehold.spool.ItemStore.PayloadTooLargeException(maxBytes);
+        }
+        ItemView created = store.enqueue(itemId, body == null ? InputStream.nullInputStream() : body, maxBytes);
+        return Response.created(URI.create("/items/" + itemId)).entity(new Created(created.id(), created.state()))
+                .build();
+    }
+
+    record Created(String id, String state) {
+    }
+
+    @GET
+    @Path("/{id}")
+    public Uni<ItemView> get(@PathParam("id") String id) {
+        ItemId.require(id);
+        return OnWorkers.io(() -> store.lookup(id)
+                .orElseThrow(() -> new io.leasehold.spool.ItemStore.NoSuchItemException(id)));
+    }
+
+    @GET
+    public Uni<List<ItemView>> list(@QueryParam("state") String state, @QueryParam("limit") Integer limit) {
+        ItemState wanted = ItemState.parse(state == null ? "pending" : state).orElseThrow(
+                () -> new IllegalArgumentException("state must be pending, claimed, done or failed"));
+        int n = limit == null ? DEFAULT_LIMIT : limit;
+        if (n < 1 || n > MAX_LIMIT) {
+            throw new IllegalArgumentException("limit must be between 1 and " + MAX_LIMIT);
+        }
+        return OnWorkers.io(() -> store.list(wanted, n));
+    }
+
+    @DELETE
+    @Path("/{id}")
+    public Uni<ItemView> cancel(@PathParam("id") String id) {
+        ItemId.require(id);
+        return OnWorkers.io(() -> store.cancel(id));
+    }
+
+    @POST
+    @Path("/{id}/retry")
+    public Uni<ItemView> retry(@PathParam("id") String id) {
+        ItemId.require(id);
+        return OnWorkers.io(() -> store.retry(id));
+    }
+}

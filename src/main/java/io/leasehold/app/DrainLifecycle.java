@@ -1,0 +1,59 @@
+package io.leasehold.app;
+
+import io.leasehold.config.LeaseholdConfig;
+import io.leasehold.core.Clock;
+import io.leasehold.drain.Drainer;
+import io.leasehold.metrics.SpoolGauges;
+import io.leasehold.spool.PosixItemStore;
+import io.leasehold.spool.SpoolLayout;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.jboss.logging.Logger;
+
+/** Starts the drain when the service starts, and stops it cleanly when the service stops. */
+@Singleton
+public class DrainLifecycle {
+
+    private static final Logger LOG = Logger.getLogger(DrainLifecycle.class);
+
+    private final SpoolLayout layout;
+    private final PosixItemStore store;
+    private final Drainer drainer;
+    private final LeaseholdConfig config;
+    private final Clock clock;
+    private final SpoolGauges gauges;
+
+    public DrainLifecycle(SpoolLayout layout, PosixItemStore store, Drainer drainer, LeaseholdConfig config,
+            Clock clock, SpoolGauges gauges) {
+        this.layout = layout;
+        this.store = store;
+        this.drainer = drainer;
+        this.config = config;
+        this.clock = clock;
+        this.gauges = gauges;
+    }
+
+    void onStart(@Observes StartupEvent event) {
+        try {
+            layout.createFolders();
+            int removed = store.cleanTmp(clock.now().minus(config.spool().tmpMaxAge()));
+            if (removed > 0) {
+                LOG.infof("removed %d stale files from %s/tmp", removed, layout.root());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("the spool " + layout.root() + " (leasehold.spool.dir) is not usable: "
+                    + e.getMessage(), e);
+        }
+        drainer.start();
+        LOG.infof("draining %s with handler '%s', %d at a time, claim lease %s", layout.root(),
+                config.handler().name(), config.drain().concurrency(), config.claim().lease());
+    }
+
+    void onStop(@Observes ShutdownEvent event) {
+        drainer.stop();
+    }
+}

@@ -1,0 +1,77 @@
+package io.leasehold.app;
+
+import io.leasehold.config.ConfigCheck;
+import io.leasehold.config.LeaseholdConfig;
+import io.leasehold.core.Backoff;
+import io.leasehold.core.Clock;
+import io.leasehold.core.LeaseTerms;
+import io.leasehold.drain.DrainEvents;
+import io.leasehold.drain.DrainSettings;
+import io.leasehold.drain.Drainer;
+import io.leasehold.handler.Handler;
+import io.leasehold.spool.ArrivalWatch;
+import io.leasehold.spool.NioArrivalWatch;
+import io.leasehold.spool.PosixItemStore;
+import io.leasehold.spool.PosixSpool;
+import io.leasehold.spool.SpoolAnomalies;
+import io.leasehold.spool.SpoolLayout;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import java.nio.file.Path;
+
+/** Builds the spool and the drain from the configuration; the one place they are put together. */
+public class SpoolWiring {
+
+    @Produces
+    @Singleton
+    LeaseTerms leaseTerms(LeaseholdConfig config) {
+        ConfigCheck.require(config);
+        LeaseholdConfig.ClaimConfig claim = config.claim();
+        return new LeaseTerms(claim.lease(), claim.renewalsPerLease(), claim.maxSkew());
+    }
+
+    @Produces
+    @Singleton
+    DrainSettings drainSettings(LeaseholdConfig config) {
+        ConfigCheck.require(config);
+        LeaseholdConfig.DrainConfig drain = config.drain();
+        return new DrainSettings(drain.concurrency(), drain.maxAttempts(), drain.pollInterval(),
+                config.handler().timeout(), new Backoff(drain.backoffInitial(), drain.backoffMax()),
+                drain.shutdownTimeout());
+    }
+
+    @Produces
+    @Singleton
+    SpoolLayout layout(LeaseholdConfig config) {
+        return new SpoolLayout(Path.of(config.spool().dir()));
+    }
+
+    @Produces
+    @Singleton
+    SpoolAnomalies anomalies() {
+        return new SpoolAnomalies();
+    }
+
+    @Produces
+    @Singleton
+    PosixSpool spool(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock) {
+        return new PosixSpool(layout, anomalies, clock);
+    }
+
+    @Produces
+    @Singleton
+    PosixItemStore itemStore(SpoolLayout layout, PosixSpool spool, LeaseTerms terms, Clock clock) {
+        return new PosixItemStore(layout, spool, terms, clock);
+    }
+
+    @Produces
+    @Singleton
+    Drainer drainer(PosixSpool spool, Clock clock, LeaseTerms terms, DrainSettings settings, @Selected Handler handler,
+            SpoolLayout layout, LeaseholdConfig config, DrainEvents events) {
+        ArrivalWatch arrivals = config.drain().auto() ? new NioArrivalWatch(layout) : ArrivalWatch.NONE;
+        // No controller lease yet: every act carries epoch 0.
+        return new Drainer(spool, clock, terms, settings, handler, () -> 0L, Infrastructure.getDefaultWorkerPool(),
+                arrivals, events, config.drain().auto());
+    }
+}

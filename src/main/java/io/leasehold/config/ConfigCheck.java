@@ -1,0 +1,92 @@
+package io.leasehold.config;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Checks the configuration once, before anything starts, and names the key of every problem, so a
+ * bad setting stops the start with a message the operator can act on (exit status 1).
+ */
+public final class ConfigCheck {
+
+    /** The Quarkus scheduler looks for due ticks once a second; shorter periods would silently stretch. */
+    static final Duration TICK_RESOLUTION = Duration.ofSeconds(1);
+    static final Set<String> BUILT_IN_HANDLERS = Set.of("log", "exec", "http");
+
+    private final List<String> problems = new ArrayList<>();
+
+    public static void require(LeaseholdConfig config) {
+        ConfigCheck check = new ConfigCheck();
+        check.all(config);
+        if (!check.problems.isEmpty()) {
+            throw new InvalidConfigException(String.join("; ", check.problems));
+        }
+    }
+
+    private void all(LeaseholdConfig c) {
+        if (c.spool().dir().isBlank()) {
+            problem("leasehold.spool.dir", "must name a directory");
+        }
+        positive("leasehold.spool.tmp-max-age", c.spool().tmpMaxAge());
+        positive("leasehold.claim.lease", c.claim().lease());
+        if (c.claim().renewalsPerLease() < 2) {
+            problem("leasehold.claim.renewals-per-lease", "must be at least 2, got " + c.claim().renewalsPerLease());
+        } else if (c.claim().lease().dividedBy(c.claim().renewalsPerLease()).compareTo(TICK_RESOLUTION) < 0) {
+            problem("leasehold.claim.lease", "divided by leasehold.claim.renewals-per-lease must be at least 1s, got "
+                    + c.claim().lease() + " / " + c.claim().renewalsPerLease());
+        }
+        if (c.claim().maxSkew().isNegative()) {
+            problem("leasehold.claim.max-skew", "must not be negative, got " + c.claim().maxSkew());
+        }
+        if (c.drain().concurrency() < 1) {
+            problem("leasehold.drain.concurrency", "must be at least 1, got " + c.drain().concurrency());
+        }
+        if (c.drain().pollInterval().compareTo(TICK_RESOLUTION) < 0) {
+            problem("leasehold.drain.poll-interval", "must be at least 1s, got " + c.drain().pollInterval());
+        }
+        if (c.drain().maxAttempts() < 1) {
+            problem("leasehold.drain.max-attempts", "must be at least 1, got " + c.drain().maxAttempts());
+        }
+        if (!c.drain().mode().equals("claims") && !c.drain().mode().equals("leader")) {
+            problem("leasehold.drain.mode", "must be 'claims' or 'leader', got '" + c.drain().mode() + "'");
+        }
+        positive("leasehold.drain.backoff-initial", c.drain().backoffInitial());
+        if (c.drain().backoffMax().compareTo(c.drain().backoffInitial()) < 0) {
+            problem("leasehold.drain.backoff-max", "must not be below leasehold.drain.backoff-initial");
+        }
+        if (c.drain().shutdownTimeout().isNegative()) {
+            problem("leasehold.drain.shutdown-timeout", "must not be negative");
+        }
+        if (c.handler().timeout().isNegative()) {
+            problem("leasehold.handler.timeout", "must not be negative (0 means none)");
+        }
+        if (c.handler().name().equals("exec") && c.handler().exec().command().filter(s -> !s.isBlank()).isEmpty()) {
+            problem("leasehold.handler.exec.command", "is required when leasehold.handler=exec");
+        }
+        if (c.item().maxBytes().asLongValue() < 1) {
+            problem("leasehold.item.max-bytes", "must be at least 1 byte");
+        }
+        if (c.api().token().filter(String::isBlank).isPresent()) {
+            problem("leasehold.api.token", "must not be blank when set");
+        }
+    }
+
+    private void positive(String key, Duration value) {
+        if (value.isNegative() || value.isZero()) {
+            problem(key, "must be positive, got " + value);
+        }
+    }
+
+    private void problem(String key, String what) {
+        problems.add(key + " " + what);
+    }
+
+    /** Stops the start; its message names the offending keys. */
+    public static final class InvalidConfigException extends RuntimeException {
+        public InvalidConfigException(String message) {
+            super("invalid configuration: " + message);
+        }
+    }
+}

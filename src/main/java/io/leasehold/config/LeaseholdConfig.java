@@ -1,0 +1,108 @@
+package io.leasehold.config;
+
+import io.quarkus.runtime.configuration.MemorySize;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithParentName;
+import java.time.Duration;
+import java.util.Optional;
+
+/** Every {@code leasehold.*} setting, with its default. Checked once at start by {@link ConfigCheck}. */
+@ConfigMapping(prefix = "leasehold")
+public interface LeaseholdConfig {
+
+    SpoolConfig spool();
+
+    ClaimConfig claim();
+
+    DrainConfig drain();
+
+    HandlerConfig handler();
+
+    ItemConfig item();
+
+    ApiConfig api();
+
+    interface SpoolConfig {
+        /** The shared work directory. */
+        @WithDefault("spool")
+        String dir();
+
+        /** Files in tmp/ older than this are leftovers of a crash and are removed. */
+        @WithDefault("1h")
+        Duration tmpMaxAge();
+    }
+
+    interface ClaimConfig {
+        @WithDefault("120s")
+        Duration lease();
+
+        @WithDefault("3")
+        int renewalsPerLease();
+
+        @WithDefault("10s")
+        Duration maxSkew();
+    }
+
+    interface DrainConfig {
+        @WithDefault("4")
+        int concurrency();
+
+        @WithDefault("1s")
+        Duration pollInterval();
+
+        @WithDefault("5")
+        int maxAttempts();
+
+        /** claims: every instance drains; leader: only the controller-lease holder drains. */
+        @WithDefault("claims")
+        String mode();
+
+        /** False: claim only during a drain pass ({@code POST /drain}), e.g. under a cron trigger. */
+        @WithDefault("true")
+        boolean auto();
+
+        @WithDefault("1s")
+        Duration backoffInitial();
+
+        @WithDefault("5m")
+        Duration backoffMax();
+
+        /** How long running work may finish at shutdown before its claims are handed back. */
+        @WithDefault("20s")
+        Duration shutdownTimeout();
+    }
+
+    interface HandlerConfig {
+        /** log, exec, http, or the @Named name of a CDI bean implementing Handler. */
+        @WithParentName
+        @WithDefault("log")
+        String name();
+
+        /** Per attempt; 0 for none. */
+        @WithDefault("0")
+        Duration timeout();
+
+        ExecConfig exec();
+
+        HttpConfig http();
+    }
+
+    interface ExecConfig {
+        Optional<String> command();
+    }
+
+    interface HttpConfig {
+        @WithDefault("${K_SINK:}")
+        Optional<String> url();
+    }
+
+    interface ItemConfig {
+        @WithDefault("1M")
+        MemorySize maxBytes();
+    }
+
+    interface ApiConfig {
+        Optional<String> token();
+    }
+}

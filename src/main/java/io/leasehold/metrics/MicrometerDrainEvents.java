@@ -1,0 +1,68 @@
+package io.leasehold.metrics;
+
+import io.leasehold.drain.DrainEvents;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import jakarta.inject.Singleton;
+import java.time.Duration;
+
+/** The drain's events as Micrometer meters, scraped at /q/metrics. */
+@Singleton
+public class MicrometerDrainEvents implements DrainEvents {
+
+    private final MeterRegistry registry;
+    private final Counter claims;
+    private final Counter renewals;
+    private final Counter takeovers;
+    private final Counter lost;
+    private final Counter handedBack;
+
+    public MicrometerDrainEvents(MeterRegistry registry) {
+        this.registry = registry;
+        this.claims = Counter.builder("leasehold.claims").description("items claimed from pending/")
+                .register(registry);
+        this.renewals = Counter.builder("leasehold.renewals").description("claim leases renewed")
+                .register(registry);
+        this.takeovers = Counter.builder("leasehold.takeovers")
+                .description("expired claims taken over from a holder that stopped, or after a backoff")
+                .register(registry);
+        this.lost = Counter.builder("leasehold.claims.lost")
+                .description("claims found taken over by another instance while held").register(registry);
+        this.handedBack = Counter.builder("leasehold.claims.handed.back")
+                .description("claims handed back to pending/ at shutdown").register(registry);
+    }
+
+    @Override
+    public void claimed(String id) {
+        claims.increment();
+    }
+
+    @Override
+    public void renewed(String id) {
+        renewals.increment();
+    }
+
+    @Override
+    public void tookOver(String id, int attempt) {
+        takeovers.increment();
+    }
+
+    @Override
+    public void lost(String id) {
+        lost.increment();
+    }
+
+    @Override
+    public void attempted(String id, String outcome, Duration took) {
+        Counter.builder("leasehold.attempts").description("handler attempts by outcome").tag("outcome", outcome)
+                .register(registry).increment();
+        Timer.builder("leasehold.handler.duration").description("time one handler attempt took")
+                .tag("outcome", outcome).register(registry).record(took);
+    }
+
+    @Override
+    public void handedBack(String id) {
+        handedBack.increment();
+    }
+}
