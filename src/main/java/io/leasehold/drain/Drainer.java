@@ -45,6 +45,7 @@ public final class Drainer {
     private static final Logger LOG = Logger.getLogger(Drainer.class);
     /** How many pending names one listing reads; a huge pending/ is never listed whole for a claim. */
     static final int LISTING_BATCH = 256;
+    private static final Duration FIRST_SCAN_LIMIT = Duration.ofMinutes(1);
 
     private final Spool spool;
     private final Clock clock;
@@ -99,7 +100,8 @@ public final class Drainer {
         if (auto) {
             ticks.add(clock.every("leasehold-poll", settings.pollInterval(), this::pollNow));
             arrivals.start(this::arrived, this::missedArrivals);
-            pollNow().subscribe().with(ignored -> { }, e -> LOG.warnf(e, "first scan failed"));
+            // The first scan finishes before start returns, so an instance is at work once it is up.
+            pollNow().await().atMost(FIRST_SCAN_LIMIT);
         }
     }
 

@@ -1,0 +1,59 @@
+package io.leasehold.drain;
+
+import io.leasehold.core.Backoff;
+import io.leasehold.core.LeaseTerms;
+import io.leasehold.spool.ArrivalWatch;
+import io.leasehold.spool.PosixSpool;
+import io.leasehold.spool.SpoolAnomalies;
+import io.leasehold.spool.SpoolLayout;
+import io.leasehold.testing.DrivenClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * One service instance on a shared spool, as the drain sees it: its own driven clock, its own
+ * handler, real files. An instance the test stops ticking is a frozen or killed one.
+ */
+final class Instance implements AutoCloseable {
+
+    static final LeaseTerms TERMS = new LeaseTerms(Duration.ofSeconds(120), 3, Duration.ofSeconds(10));
+    static final Duration TAKEABLE_AFTER = Duration.ofSeconds(130);
+
+    final DrivenClock clock = new DrivenClock();
+    final HeldHandler handler = new HeldHandler();
+    final CountingEvents events = new CountingEvents();
+    final SpoolAnomalies anomalies = new SpoolAnomalies();
+    final PosixSpool spool;
+    final Drainer drainer;
+    private final ExecutorService workers = Executors.newCachedThreadPool();
+
+    Instance(SpoolLayout layout, Instant start, int maxAttempts, boolean auto) {
+        clock.set(start);
+        spool = new PosixSpool(layout, anomalies, clock);
+        DrainSettings settings = new DrainSettings(2, maxAttempts, Duration.ofSeconds(1), Duration.ZERO,
+                new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(8)), Duration.ZERO);
+        drainer = new Drainer(spool, clock, TERMS, settings, handler, () -> 7L, workers, ArrivalWatch.NONE, events,
+                auto);
+        drainer.start();
+    }
+
+    Instance(SpoolLayout layout, Instant start) {
+        this(layout, start, 5, true);
+    }
+
+    /** One poll: expired claims are taken over, then pending items claimed. */
+    void poll() {
+        clock.tick("leasehold-poll");
+    }
+
+    void renew() {
+        clock.tick("leasehold-renew");
+    }
+
+    @Override
+    public void close() {
+        workers.shutdownNow();
+    }
+}
