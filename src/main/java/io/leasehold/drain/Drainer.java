@@ -184,7 +184,7 @@ public final class Drainer {
             ClaimName due = takeoversDue.poll();
             if (due != null) {
                 if (!held.containsKey(due.id())) {
-                    takeover.takeOver(due).ifPresent(this::begin);
+                    reserveSlotFor(() -> takeover.takeOver(due));
                 }
                 continue;
             }
@@ -202,19 +202,39 @@ public final class Drainer {
             if (held.containsKey(id)) {
                 continue;
             }
-            ClaimName claim = new ClaimName(id, Generation.first(), clock.now());
-            if (spool.claim(claim)) {
+            reserveSlotFor(() -> {
+                ClaimName claim = new ClaimName(id, Generation.first(), clock.now());
+                if (!spool.claim(claim)) {
+                    return Optional.empty();
+                }
                 tally.claimed(id);
-                begin(claim);
-            }
+                return Optional.of(claim);
+            });
         }
         signalIfIdle();
+    }
+
+    /**
+     * Counts the slot as busy before the claim is tried, so nothing sees the instance idle while a
+     * claim it just made has not started yet; the slot is given back when no claim was made.
+     */
+    private void reserveSlotFor(IoSupplier<Optional<ClaimName>> claiming) throws IOException {
+        running.incrementAndGet();
+        Optional<ClaimName> claim = Optional.empty();
+        try {
+            claim = claiming.get();
+        } finally {
+            if (claim.isPresent()) {
+                begin(claim.get());
+            } else {
+                running.decrementAndGet();
+            }
+        }
     }
 
     private void begin(ClaimName claim) {
         HeldClaim held = new HeldClaim(claim);
         this.held.put(claim.id(), held);
-        running.incrementAndGet();
         Cancellable cancel = onWorkersItem(() -> readIfHeld(held))
                 .onItem().transformToUni(payload -> payload.isEmpty()
                         ? Uni.createFrom().item(Outcome.lost())
