@@ -42,7 +42,10 @@ public final class PosixSpool implements Spool {
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(layout.folder(SpoolFolder.PENDING))) {
             for (Path entry : entries) {
                 String name = entry.getFileName().toString();
-                if (anomalies.isKnown(SpoolFolder.PENDING, name)) {
+                // Known junk is skipped, so it never fills a batch; but a valid name known as junk (a
+                // directory, a symlink) may have been replaced by a real item since: look once more.
+                if (anomalies.isKnown(SpoolFolder.PENDING, name)
+                        && !(ItemId.isValid(name) && isRegularFile(entry))) {
                     continue;
                 }
                 if (!ItemId.isValid(name)) {
@@ -71,6 +74,7 @@ public final class PosixSpool implements Spool {
             anomalies.report(SpoolFolder.PENDING, claim.id(), problemOf(attributes), clock.now());
             return false;
         }
+        anomalies.forget(SpoolFolder.PENDING, claim.id());
         return SpoolLayout.move(source, layout.claimFile(claim));
     }
 
@@ -175,6 +179,10 @@ public final class PosixSpool implements Spool {
     @Override
     public void deleteReason(String id) throws IOException {
         Files.deleteIfExists(layout.file(SpoolFolder.REASONS, id));
+    }
+
+    private static boolean isRegularFile(Path path) {
+        return Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS);
     }
 
     static String problemOf(BasicFileAttributes attributes) {

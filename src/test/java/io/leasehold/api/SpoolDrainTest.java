@@ -141,6 +141,22 @@ class SpoolDrainTest {
     }
 
     @Test
+    void anIdOnceTakenByJunkDrainsWhenARealItemArrivesUnderIt() throws IOException {
+        String id = SpoolFixture.uniqueId("was-junk");
+        Path junk = Files.createDirectory(layout.file(SpoolFolder.PENDING, id));
+        given().when().post("/drain").then().statusCode(200).body("claimed", equalTo(0));
+        given().when().get("/spool").then().body("ignored.name", hasItem(id));
+
+        // Someone cleans the junk up and the id is then used for a real item.
+        Files.delete(junk);
+        given().queryParam("id", id).body("real").when().post("/items").then().statusCode(201);
+        given().queryParam("budget", "5s").when().post("/drain").then().statusCode(200)
+                .body("done", equalTo(1)).body("idle", equalTo(true));
+        given().when().get("/items/{id}", id).then().body("state", equalTo("done"));
+        given().when().get("/spool").then().body("ignored.name", not(hasItem(id)));
+    }
+
+    @Test
     void withoutABusTheLeaseIsNoBusAtEpochZero() {
         given().when().get("/lease").then().statusCode(200)
                 .body("mode", equalTo("no-bus")).body("epoch", equalTo(0));
