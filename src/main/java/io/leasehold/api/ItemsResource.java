@@ -16,9 +16,11 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -48,7 +50,11 @@ public class ItemsResource {
     @Blocking
     @Consumes(MediaType.WILDCARD)
     public Response enqueue(@QueryParam("id") String id, @HeaderParam(HttpHeaders.CONTENT_LENGTH) Long length,
-            InputStream body) throws IOException {
+            @Context UriInfo uri, InputStream body) throws IOException {
+        // Quarkus REST hands "?id=" over as null, the same as no id at all; an empty id is still a bad id.
+        if (id == null && uri.getQueryParameters().containsKey("id")) {
+            id = "";
+        }
         String itemId = id == null ? store.newId() : ItemId.require(id);
         if (length != null && length > maxBytes) {
             throw new io.leasehold.spool.ItemStore.PayloadTooLargeException(maxBytes);
@@ -70,14 +76,26 @@ public class ItemsResource {
     }
 
     @GET
-    public Uni<List<ItemView>> list(@QueryParam("state") String state, @QueryParam("limit") Integer limit) {
+    public Uni<List<ItemView>> list(@QueryParam("state") String state, @QueryParam("limit") String limit) {
         ItemState wanted = ItemState.parse(state == null ? "pending" : state).orElseThrow(
                 () -> new IllegalArgumentException("state must be pending, claimed, done or failed"));
-        int n = limit == null ? DEFAULT_LIMIT : limit;
-        if (n < 1 || n > MAX_LIMIT) {
-            throw new IllegalArgumentException("limit must be between 1 and " + MAX_LIMIT);
-        }
+        int n = limit == null ? DEFAULT_LIMIT : parseLimit(limit);
         return OnWorkers.io(() -> store.list(wanted, n));
+    }
+
+    /** Parsed here, not by JAX-RS, which answers an unparsable query parameter with 404. */
+    private static int parseLimit(String limit) {
+        int n;
+        try {
+            n = Integer.parseInt(limit.trim());
+        } catch (NumberFormatException e) {
+            n = 0;
+        }
+        if (n < 1 || n > MAX_LIMIT) {
+            throw new IllegalArgumentException("limit must be a whole number between 1 and " + MAX_LIMIT
+                    + ", got '" + ItemId.printable(limit) + "'");
+        }
+        return n;
     }
 
     @DELETE

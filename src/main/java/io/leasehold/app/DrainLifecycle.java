@@ -10,7 +10,11 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
+import io.leasehold.spool.PosixSpool;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import java.io.IOException;
+import java.time.Duration;
 import java.io.UncheckedIOException;
 import org.jboss.logging.Logger;
 
@@ -26,9 +30,12 @@ public class DrainLifecycle {
     private final LeaseholdConfig config;
     private final Clock clock;
     private final SpoolGauges gauges;
+    private final PosixSpool spool;
+    static final Duration HOUSEKEEPING = Duration.ofMinutes(1);
 
     public DrainLifecycle(SpoolLayout layout, PosixItemStore store, Drainer drainer, LeaseholdConfig config,
-            Clock clock, SpoolGauges gauges) {
+            Clock clock, SpoolGauges gauges, PosixSpool spool) {
+        this.spool = spool;
         this.layout = layout;
         this.store = store;
         this.drainer = drainer;
@@ -49,8 +56,22 @@ public class DrainLifecycle {
                     + e.getMessage(), e);
         }
         drainer.start();
+        clock.every("leasehold-housekeeping", HOUSEKEEPING, this::housekeeping);
         LOG.infof("draining %s with handler '%s', %d at a time, claim lease %s", layout.root(),
                 config.handler().name(), config.drain().concurrency(), config.claim().lease());
+    }
+
+    /** Leftovers of crashed writers in tmp/, and junk that was cleared away, are forgotten now and then. */
+    private Uni<Void> housekeeping() {
+        return Uni.createFrom().item(() -> {
+            try {
+                store.cleanTmp(clock.now().minus(config.spool().tmpMaxAge()));
+                spool.forgetFixedJunk();
+            } catch (IOException e) {
+                LOG.warnf("housekeeping of %s failed: %s", layout.root(), e.getMessage());
+            }
+            return (Void) null;
+        }).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
     }
 
     void onStop(@Observes ShutdownEvent event) {

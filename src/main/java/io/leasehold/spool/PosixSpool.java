@@ -42,11 +42,18 @@ public final class PosixSpool implements Spool {
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(layout.folder(SpoolFolder.PENDING))) {
             for (Path entry : entries) {
                 String name = entry.getFileName().toString();
-                if (anomalies.isKnown(SpoolFolder.PENDING, name)) {
-                    continue;
-                }
                 if (!ItemId.isValid(name)) {
                     anomalies.report(SpoolFolder.PENDING, name, "not a valid item id", clock.now());
+                    continue;
+                }
+                // Junk under a valid name (a directory, a symlink) never enters a batch, however much
+                // of it there is, so it cannot crowd real items out; once replaced by a file it drains.
+                Optional<BasicFileAttributes> attributes = attributesOf(entry);
+                if (attributes.isEmpty()) {
+                    continue;
+                }
+                if (!attributes.get().isRegularFile()) {
+                    anomalies.report(SpoolFolder.PENDING, name, problemOf(attributes.get()), clock.now());
                     continue;
                 }
                 ids.add(name);
@@ -56,6 +63,20 @@ public final class PosixSpool implements Spool {
             }
         }
         return ids;
+    }
+
+    /** Stops reporting junk that was removed or replaced by a proper item since it was seen. */
+    public void forgetFixedJunk() {
+        anomalies.recheck((folder, name) -> {
+            Path path = layout.file(folder, name);
+            try {
+                BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                return folder == SpoolFolder.CLAIMED ? ClaimName.parse(name).isEmpty()
+                        : !ItemId.isValid(name) || !a.isRegularFile();
+            } catch (IOException e) {
+                return false; // gone
+            }
+        });
     }
 
     @Override
@@ -71,6 +92,7 @@ public final class PosixSpool implements Spool {
             anomalies.report(SpoolFolder.PENDING, claim.id(), problemOf(attributes), clock.now());
             return false;
         }
+        anomalies.forget(SpoolFolder.PENDING, claim.id());
         return SpoolLayout.move(source, layout.claimFile(claim));
     }
 
@@ -175,6 +197,14 @@ public final class PosixSpool implements Spool {
     @Override
     public void deleteReason(String id) throws IOException {
         Files.deleteIfExists(layout.file(SpoolFolder.REASONS, id));
+    }
+
+    private static Optional<BasicFileAttributes> attributesOf(Path path) throws IOException {
+        try {
+            return Optional.of(Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
+        } catch (NoSuchFileException e) {
+            return Optional.empty(); // claimed by another instance since the listing
+        }
     }
 
     static String problemOf(BasicFileAttributes attributes) {

@@ -36,6 +36,11 @@ public final class SpoolAnomalies {
         return known.containsKey(key(folder, name));
     }
 
+    /** The entry is fine now (junk replaced by a real item): no longer reported. */
+    public void forget(SpoolFolder folder, String name) {
+        known.remove(key(folder, name));
+    }
+
     /** Drops the entries for which {@code stillBad(folder, name)} no longer holds (fixed or removed). */
     public void recheck(BiPredicate<SpoolFolder, String> stillBad) {
         known.entrySet().removeIf(e -> {

@@ -1,0 +1,91 @@
+package io.leasehold.api;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.leasehold.spool.SpoolFolder;
+import io.leasehold.spool.SpoolLayout;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.specification.RequestSpecification;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.function.Function;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** With leasehold.api.token set, POST and DELETE need the Bearer token; reads never do. */
+@QuarkusTest
+@TestProfile(ApiTokenProfile.class)
+class ApiTokenTest {
+
+    private static final String RIGHT = "Bearer " + ApiTokenProfile.TOKEN;
+    /** Missing, wrong, a prefix of the right one, the right one with a suffix, and the wrong scheme. */
+    private static final List<String> REFUSED = List.of("", "Bearer wrong", "Bearer s3cret",
+            RIGHT + "x", "Basic " + ApiTokenProfile.TOKEN, ApiTokenProfile.TOKEN);
+
+    @Inject
+    SpoolLayout layout;
+
+    @BeforeEach
+    void emptySpool() {
+        SpoolFixture.empty(layout);
+    }
+
+    private static RequestSpecification as(String authorization) {
+        RequestSpecification request = given();
+        return authorization.isEmpty() ? request : request.header("Authorization", authorization);
+    }
+
+    private void refusedEveryWay(Function<RequestSpecification, io.restassured.response.Response> call) {
+        for (String authorization : REFUSED) {
+            SpoolFixture.assertError(call.apply(as(authorization)).then().header("WWW-Authenticate", "Bearer"),
+                    401, "Authorization: Bearer");
+        }
+    }
+
+    @Test
+    void enqueueNeedsTheTokenAndWritesNothingWithoutIt() throws IOException {
+        String id = SpoolFixture.uniqueId("guarded");
+        refusedEveryWay(r -> r.queryParam("id", id).body("payload").post("/items"));
+        SpoolFixture.assertEmpty(layout, SpoolFolder.PENDING, SpoolFolder.TMP);
+
+        as(RIGHT).queryParam("id", id).body("payload").when().post("/items").then().statusCode(201);
+        assertEquals("payload", Files.readString(layout.file(SpoolFolder.PENDING, id)));
+    }
+
+    @Test
+    void cancelRetryAndDrainNeedTheToken() {
+        String id = SpoolFixture.uniqueId("guarded");
+        as(RIGHT).queryParam("id", id).body("p").when().post("/items").then().statusCode(201);
+
+        refusedEveryWay(r -> r.delete("/items/{id}", id));
+        given().when().get("/items/{id}", id).then().statusCode(200).body("state", equalTo("pending"));
+        as(RIGHT).when().delete("/items/{id}", id).then().statusCode(200).body("state", equalTo("failed"));
+
+        refusedEveryWay(r -> r.post("/items/{id}/retry", id));
+        given().when().get("/items/{id}", id).then().body("state", equalTo("failed"));
+        as(RIGHT).when().post("/items/{id}/retry", id).then().statusCode(200).body("state", equalTo("pending"));
+
+        refusedEveryWay(r -> r.queryParam("budget", "2s").post("/drain"));
+        given().when().get("/items/{id}", id).then().body("state", equalTo("pending"));
+        as(RIGHT).queryParam("budget", "2s").when().post("/drain").then().statusCode(200).body("done", equalTo(1));
+        given().when().get("/items/{id}", id).then().body("state", equalTo("done"));
+    }
+
+    @Test
+    void readsWorkWithoutTheToken() {
+        String id = SpoolFixture.uniqueId("readable");
+        as(RIGHT).queryParam("id", id).body("p").when().post("/items").then().statusCode(201);
+
+        given().when().get("/items/{id}", id).then().statusCode(200).body("id", equalTo(id));
+        given().when().get("/items").then().statusCode(200).body("id", equalTo(List.of(id)));
+        given().when().get("/spool").then().statusCode(200).body("pending", equalTo(1));
+        given().when().get("/lease").then().statusCode(200).body("mode", equalTo("no-bus"));
+        given().when().get("/q/health/ready").then().statusCode(200);
+        given().when().get("/q/metrics").then().statusCode(200);
+    }
+}

@@ -1,0 +1,85 @@
+package io.leasehold.api;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.leasehold.config.ConfigCheck;
+import io.leasehold.config.LeaseholdConfig;
+import io.quarkus.runtime.configuration.DurationConverter;
+import io.quarkus.runtime.configuration.MemorySize;
+import io.quarkus.runtime.configuration.MemorySizeConverter;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfig;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The start-up check on a real config mapping built from properties, as Quarkus builds it: every bad
+ * value stops the start with a message naming its key (exit status 1 in the running service).
+ */
+class ConfigCheckTest {
+
+    private static LeaseholdConfig config(Map<String, String> properties) {
+        SmallRyeConfig config = new SmallRyeConfigBuilder().addDefaultInterceptors()
+                .withConverter(Duration.class, 200, new DurationConverter())
+                .withConverter(MemorySize.class, 200, new MemorySizeConverter())
+                .withSources(new PropertiesConfigSource(properties, "test", 500))
+                .withMapping(LeaseholdConfig.class).build();
+        return config.getConfigMapping(LeaseholdConfig.class);
+    }
+
+    @Test
+    void theDefaultsPass() {
+        assertDoesNotThrow(() -> ConfigCheck.require(config(Map.of())));
+    }
+
+    @Test
+    void execWithACommandPasses() {
+        assertDoesNotThrow(() -> ConfigCheck.require(config(Map.of("leasehold.handler", "exec",
+                "leasehold.handler.exec.command", "cat > /dev/null"))));
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource(delimiter = '|', value = {
+        "leasehold.spool.tmp-max-age|0s|leasehold.spool.tmp-max-age",
+        "leasehold.claim.lease|0s|leasehold.claim.lease",
+        "leasehold.claim.lease|-5s|leasehold.claim.lease",
+        "leasehold.claim.lease|2s|leasehold.claim.lease",
+        "leasehold.claim.renewals-per-lease|1|leasehold.claim.renewals-per-lease",
+        "leasehold.claim.max-skew|-1s|leasehold.claim.max-skew",
+        "leasehold.drain.concurrency|0|leasehold.drain.concurrency",
+        "leasehold.drain.poll-interval|500ms|leasehold.drain.poll-interval",
+        "leasehold.drain.max-attempts|0|leasehold.drain.max-attempts",
+        "leasehold.drain.mode|everyone|leasehold.drain.mode",
+        "leasehold.drain.backoff-initial|0s|leasehold.drain.backoff-initial",
+        "leasehold.drain.backoff-max|100ms|leasehold.drain.backoff-max",
+        "leasehold.drain.shutdown-timeout|-1s|leasehold.drain.shutdown-timeout",
+        "leasehold.handler.timeout|-1s|leasehold.handler.timeout",
+        "leasehold.handler|exec|leasehold.handler.exec.command",
+        "leasehold.item.max-bytes|0|leasehold.item.max-bytes",
+        "leasehold.api.token|'   '|leasehold.api.token",
+    })
+    void aBadValueIsRefusedNamingItsKey(String key, String value, String named) {
+        Map<String, String> properties = new HashMap<>();
+        properties.put(key, value);
+        ConfigCheck.InvalidConfigException refused = assertThrows(ConfigCheck.InvalidConfigException.class,
+                () -> ConfigCheck.require(config(properties)));
+        assertTrue(refused.getMessage().contains(named), refused.getMessage());
+    }
+
+    @Test
+    void everyProblemIsNamedAtOnce() {
+        ConfigCheck.InvalidConfigException refused = assertThrows(ConfigCheck.InvalidConfigException.class,
+                () -> ConfigCheck.require(config(Map.of("leasehold.drain.concurrency", "0",
+                        "leasehold.drain.mode", "solo", "leasehold.item.max-bytes", "0"))));
+        String message = refused.getMessage();
+        assertTrue(message.contains("leasehold.drain.concurrency") && message.contains("leasehold.drain.mode")
+                && message.contains("leasehold.item.max-bytes"), message);
+    }
+}

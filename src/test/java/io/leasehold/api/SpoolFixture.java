@@ -1,0 +1,99 @@
+package io.leasehold.api;
+
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.leasehold.spool.SpoolFolder;
+import io.leasehold.spool.SpoolLayout;
+import io.restassured.response.ValidatableResponse;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+/** Real files in the test spool: emptying it between tests, looking into its folders, planting entries. */
+final class SpoolFixture {
+
+    private static final AtomicLong SEQUENCE = new AtomicLong();
+
+    private SpoolFixture() {
+    }
+
+    /** An id no other test in this run uses, so tests never see each other's items. */
+    static String uniqueId(String prefix) {
+        return prefix + "-" + Long.toString(System.nanoTime(), 36) + "-" + SEQUENCE.incrementAndGet();
+    }
+
+    /**
+     * Empties every folder of the spool, leaving the folders themselves (the app created them at start
+     * and other beans hold their paths). Symlinks are removed, never followed.
+     */
+    static void empty(SpoolLayout layout) {
+        try {
+            for (SpoolFolder folder : SpoolFolder.values()) {
+                Path dir = layout.folder(folder);
+                if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+                    try (Stream<Path> entries = Files.list(dir)) {
+                        for (Path entry : entries.toList()) {
+                            deleteTree(entry);
+                        }
+                    }
+                }
+            }
+            layout.createFolders();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static void deleteTree(Path path) throws IOException {
+        if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
+            try (Stream<Path> all = Files.walk(path)) {
+                for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        } else {
+            Files.deleteIfExists(path);
+        }
+    }
+
+    /** Entry names in one folder, sorted. */
+    static List<String> names(SpoolLayout layout, SpoolFolder folder) {
+        try (Stream<Path> entries = Files.list(layout.folder(folder))) {
+            return entries.map(p -> p.getFileName().toString()).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static void assertEmpty(SpoolLayout layout, SpoolFolder... folders) {
+        for (SpoolFolder folder : folders) {
+            assertEquals(List.of(), names(layout, folder), folder.dirName() + "/ should be empty");
+        }
+    }
+
+    /** Drops an item into pending/ the way another program would, with a chosen write time. */
+    static Path plantPending(SpoolLayout layout, String id, String payload, Instant written) throws IOException {
+        Path file = layout.file(SpoolFolder.PENDING, id);
+        Files.writeString(file, payload);
+        Files.setLastModifiedTime(file, FileTime.from(written));
+        return file;
+    }
+
+    /** Checks the JSON error body every error answer carries. */
+    static void assertError(ValidatableResponse response, int status, String messagePart) {
+        response.statusCode(status)
+                .contentType(containsString("application/json"))
+                .body("status", equalTo(status))
+                .body("error", containsString(messagePart));
+    }
+}
