@@ -3,19 +3,18 @@ package io.leasehold.app;
 import io.leasehold.config.LeaseholdConfig;
 import io.leasehold.core.Clock;
 import io.leasehold.drain.Drainer;
-import io.leasehold.metrics.SpoolGauges;
 import io.leasehold.spool.PosixItemStore;
+import io.leasehold.spool.PosixSpool;
 import io.leasehold.spool.SpoolLayout;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import jakarta.enterprise.event.Observes;
-import jakarta.inject.Singleton;
-import io.leasehold.spool.PosixSpool;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
 import java.io.IOException;
-import java.time.Duration;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import org.jboss.logging.Logger;
 
 /** Starts the drain when the service starts, and stops it cleanly when the service stops. */
@@ -23,25 +22,23 @@ import org.jboss.logging.Logger;
 public class DrainLifecycle {
 
     private static final Logger LOG = Logger.getLogger(DrainLifecycle.class);
+    static final Duration HOUSEKEEPING = Duration.ofMinutes(1);
 
     private final SpoolLayout layout;
     private final PosixItemStore store;
     private final Drainer drainer;
     private final LeaseholdConfig config;
     private final Clock clock;
-    private final SpoolGauges gauges;
     private final PosixSpool spool;
-    static final Duration HOUSEKEEPING = Duration.ofMinutes(1);
 
     public DrainLifecycle(SpoolLayout layout, PosixItemStore store, Drainer drainer, LeaseholdConfig config,
-            Clock clock, SpoolGauges gauges, PosixSpool spool) {
-        this.spool = spool;
+            Clock clock, PosixSpool spool) {
         this.layout = layout;
         this.store = store;
         this.drainer = drainer;
         this.config = config;
         this.clock = clock;
-        this.gauges = gauges;
+        this.spool = spool;
     }
 
     void onStart(@Observes StartupEvent event) {

@@ -1,21 +1,19 @@
 package io.leasehold.drain;
 
+import io.leasehold.core.Blocking;
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Clock;
 import io.leasehold.core.Generation;
 import io.leasehold.core.HeldClaim;
 import io.leasehold.core.ItemId;
 import io.leasehold.core.LeaseTerms;
-import io.leasehold.core.Outcome;
 import io.leasehold.handler.Handler;
-import io.leasehold.handler.WorkItem;
 import io.leasehold.spool.ArrivalWatch;
 import io.leasehold.spool.Spool;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
 import io.smallrye.mutiny.subscription.UniEmitter;
 import java.io.IOException;
-import java.nio.file.NoSuchFileException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -51,14 +49,13 @@ public final class Drainer {
     private final Clock clock;
     private final LeaseTerms terms;
     private final DrainSettings settings;
-    private final Handler handler;
-    private final LongSupplier epoch;
     private final Executor workers;
     private final ArrivalWatch arrivals;
     private final DrainTally tally;
     private final ClaimRenewal renewal;
     private final Settlement settlement;
     private final Takeover takeover;
+    private final ClaimWork work;
 
     private final Map<String, HeldClaim> held = new ConcurrentHashMap<>();
     private final Map<String, Cancellable> working = new ConcurrentHashMap<>();
@@ -78,8 +75,6 @@ public final class Drainer {
         this.clock = clock;
         this.terms = terms;
         this.settings = settings;
-        this.handler = handler;
-        this.epoch = epoch;
         this.workers = workers;
         this.arrivals = arrivals;
         this.auto = auto;
@@ -88,6 +83,7 @@ public final class Drainer {
         this.settlement = new Settlement(spool, clock, terms, settings, tally,
                 () -> ThreadLocalRandom.current().nextDouble());
         this.takeover = new Takeover(spool, clock, terms, settings, tally);
+        this.work = new ClaimWork(spool, clock, handler, epoch, settings.handlerTimeout(), workers, settlement, tally);
     }
 
     /**
@@ -112,12 +108,12 @@ public final class Drainer {
 
     /** Renews every held claim now (what the renewal tick does). */
     public Uni<Void> renewNow() {
-        return onWorkers(() -> renewal.renewAll(List.copyOf(held.values())));
+        return Blocking.run(workers, () -> renewal.renewAll(List.copyOf(held.values())));
     }
 
     /** Looks for expired claims and new items now (what the poll tick does). */
     public Uni<Void> pollNow() {
-        return onWorkers(() -> {
+        return Blocking.run(workers, () -> {
             scanClaims();
             candidates.forgetListing();
             fillSynchronously();
@@ -218,11 +214,11 @@ public final class Drainer {
      * Counts the slot as busy before the claim is tried, so nothing sees the instance idle while a
      * claim it just made has not started yet; the slot is given back when no claim was made.
      */
-    private void reserveSlotFor(IoSupplier<Optional<ClaimName>> claiming) throws IOException {
+    private void reserveSlotFor(Blocking.IoCall<Optional<ClaimName>> claiming) throws IOException {
         running.incrementAndGet();
         Optional<ClaimName> claim = Optional.empty();
         try {
-            claim = claiming.get();
+            claim = claiming.call();
         } finally {
             if (claim.isPresent()) {
                 begin(claim.get());
@@ -235,49 +231,13 @@ public final class Drainer {
     private void begin(ClaimName claim) {
         HeldClaim held = new HeldClaim(claim);
         this.held.put(claim.id(), held);
-        Cancellable cancel = onWorkersItem(() -> readIfHeld(held))
-                .onItem().transformToUni(payload -> payload.isEmpty()
-                        ? Uni.createFrom().item(Outcome.lost())
-                        : attempt(held, payload.get()))
-                .onItem().transformToUni(outcome -> onWorkersItem(() -> settlement.apply(held, outcome)))
+        Cancellable cancel = work.on(held)
                 .onTermination().invoke(() -> finished(held))
                 .subscribe().with(where -> { }, e -> LOG.errorf(e, "working on %s failed", held.current()));
         working.put(claim.id(), cancel);
         if (!this.held.containsKey(claim.id())) {
             working.remove(claim.id(), cancel); // it finished before it was registered
         }
-    }
-
-    /** Reading the payload is the look at the directory just before work starts. */
-    private Optional<byte[]> readIfHeld(HeldClaim held) throws IOException {
-        ClaimName name = held.current();
-        for (int look = 0; look < 3; look++) {
-            try {
-                return Optional.of(spool.payload(name));
-            } catch (NoSuchFileException e) {
-                Optional<ClaimName> found = spool.find(held.id(), held.generation());
-                if (found.isEmpty()) {
-                    return Optional.empty();
-                }
-                name = found.get();
-            }
-        }
-        return Optional.empty();
-    }
-
-    private Uni<Outcome> attempt(HeldClaim held, byte[] payload) {
-        Instant started = clock.now();
-        WorkItem item = new WorkItem(held.id(), held.attempt(), payload, epoch.getAsLong());
-        Uni<Outcome> work = Uni.createFrom().deferred(() -> handler.handle(item))
-                .onItem().ifNull().continueWith(() -> Outcome.retry("the handler answered nothing"))
-                .onFailure().recoverWithItem(e -> Outcome.retry("handler failed: " + e));
-        if (!settings.handlerTimeout().isZero()) {
-            work = work.ifNoItem().after(settings.handlerTimeout())
-                    .recoverWithItem(() -> Outcome.retry("timed out after " + settings.handlerTimeout()));
-        }
-        Uni<Outcome> lost = Uni.createFrom().emitter(e -> held.onLost(() -> e.complete(Outcome.lost())));
-        return Uni.combine().any().of(work, lost).invoke(outcome -> tally.attempted(held.id(), outcome.label(),
-                Duration.between(started, clock.now())));
     }
 
     private void finished(HeldClaim held) {
@@ -304,7 +264,7 @@ public final class Drainer {
         DrainTally.Snapshot before = tally.snapshot();
         candidates.forgetListing();
         passes.incrementAndGet();
-        return onWorkers(this::scanClaims)
+        return Blocking.run(workers, this::scanClaims)
                 .chain(() -> Uni.createFrom().<Boolean>emitter(waiter -> {
                     idleWaiters.add(waiter);
                     waiter.onTermination(() -> idleWaiters.remove(waiter));
@@ -362,34 +322,5 @@ public final class Drainer {
             LOG.warnf("could not hand %s back; its lease will run out and another instance takes it: %s",
                     claim.current(), e.getMessage());
         }
-    }
-
-    private interface IoAction {
-        void run() throws IOException;
-    }
-
-    private interface IoSupplier<T> {
-        T get() throws IOException;
-    }
-
-    private Uni<Void> onWorkers(IoAction action) {
-        return Uni.createFrom().item(() -> {
-            try {
-                action.run();
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-            return (Void) null;
-        }).runSubscriptionOn(workers);
-    }
-
-    private <T> Uni<T> onWorkersItem(IoSupplier<T> supplier) {
-        return Uni.createFrom().item(() -> {
-            try {
-                return supplier.get();
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        }).runSubscriptionOn(workers);
     }
 }

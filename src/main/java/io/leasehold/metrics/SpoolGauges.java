@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.quarkus.runtime.Startup;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.time.Duration;
@@ -20,6 +21,7 @@ import org.jboss.logging.Logger;
  * Gauges of the spool's folders. Counting a large folder costs a listing, so the counts are taken on
  * a tick of their own and a scrape only reads the last ones.
  */
+@Startup
 @Singleton
 public class SpoolGauges {
 
