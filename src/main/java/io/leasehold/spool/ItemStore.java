@@ -1,0 +1,60 @@
+package io.leasehold.spool;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** What the API does to the spool: enqueue, look up, list, count, cancel, retry. Blocking. */
+public interface ItemStore {
+
+    /**
+     * Writes the payload durably and only then makes it visible in pending/, never replacing an
+     * existing item. Nothing is left in pending/ when this throws.
+     */
+    ItemView enqueue(String id, InputStream payload, long maxBytes) throws IOException;
+
+    Optional<ItemView> lookup(String id) throws IOException;
+
+    /** Items in one state, oldest first, at most {@code limit}. */
+    List<ItemView> list(ItemState state, int limit) throws IOException;
+
+    SpoolCounts counts() throws IOException;
+
+    /** A pending item goes to failed/ with the reason "cancelled". */
+    ItemView cancel(String id) throws IOException;
+
+    /** A failed item goes back to pending/, its attempts counted afresh. */
+    ItemView retry(String id) throws IOException;
+
+    /** Removes files in tmp/ last written before {@code cutoff}; returns how many. */
+    int cleanTmp(Instant cutoff) throws IOException;
+
+    /** The item exists already in some folder. */
+    final class DuplicateItemException extends IOException {
+        public DuplicateItemException(String id) {
+            super("item '" + id + "' already exists");
+        }
+    }
+
+    /** The payload is larger than allowed; nothing was kept. */
+    final class PayloadTooLargeException extends IOException {
+        public PayloadTooLargeException(long maxBytes) {
+            super("payload larger than " + maxBytes + " bytes (leasehold.item.max-bytes)");
+        }
+    }
+
+    final class NoSuchItemException extends IOException {
+        public NoSuchItemException(String id) {
+            super("no item '" + id + "'");
+        }
+    }
+
+    /** The item exists but not in the state the call needs. */
+    final class WrongStateException extends IOException {
+        public WrongStateException(String id, String actual, String needed) {
+            super("item '" + id + "' is " + actual + ", not " + needed);
+        }
+    }
+}

@@ -1,0 +1,189 @@
+package io.leasehold.spool;
+
+import io.leasehold.core.Clock;
+import io.leasehold.core.ClaimName;
+import io.leasehold.core.Generation;
+import io.leasehold.core.ItemId;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** The claim protocol on a POSIX filesystem: every state change is one rename(2). */
+public final class PosixSpool implements Spool {
+
+    /** A listing racing a rename in the same directory can miss the entry once; look a few times. */
+    private static final int LOOKS = 3;
+
+    private final SpoolLayout layout;
+    private final SpoolAnomalies anomalies;
+    private final Clock clock;
+
+    public PosixSpool(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock) {
+        this.layout = layout;
+        this.anomalies = anomalies;
+        this.clock = clock;
+    }
+
+    @Override
+    public List<String> pendingBatch(int max) throws IOException {
+        List<String> ids = new ArrayList<>(Math.min(max, 1024));
+        // Reads only as far as it needs: a huge pending/ costs one short readdir, not a full listing.
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(layout.folder(SpoolFolder.PENDING))) {
+            for (Path entry : entries) {
+                String name = entry.getFileName().toString();
+                if (anomalies.isKnown(SpoolFolder.PENDING, name)) {
+                    continue;
+                }
+                if (!ItemId.isValid(name)) {
+                    anomalies.report(SpoolFolder.PENDING, name, "not a valid item id", clock.now());
+                    continue;
+                }
+                ids.add(name);
+                if (ids.size() >= max) {
+                    break;
+                }
+            }
+        }
+        return ids;
+    }
+
+    @Override
+    public boolean claim(ClaimName claim) throws IOException {
+        Path source = layout.file(SpoolFolder.PENDING, claim.id());
+        BasicFileAttributes attributes;
+        try {
+            attributes = Files.readAttributes(source, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            return false;
+        }
+        if (!attributes.isRegularFile()) {
+            anomalies.report(SpoolFolder.PENDING, claim.id(), problemOf(attributes), clock.now());
+            return false;
+        }
+        return SpoolLayout.move(source, layout.claimFile(claim));
+    }
+
+    @Override
+    public boolean rename(ClaimName from, ClaimName to) throws IOException {
+        return SpoolLayout.move(layout.claimFile(from), layout.claimFile(to));
+    }
+
+    @Override
+    public Optional<ClaimName> find(String id, Generation generation) throws IOException {
+        String prefix = ClaimName.prefix(id, generation);
+        for (int look = 0; look < LOOKS; look++) {
+            try (DirectoryStream<Path> entries =
+                    Files.newDirectoryStream(layout.folder(SpoolFolder.CLAIMED), prefix + "*")) {
+                for (Path entry : entries) {
+                    Optional<ClaimName> parsed = ClaimName.parse(entry.getFileName().toString());
+                    if (parsed.isPresent() && parsed.get().generation().equals(generation)) {
+                        return parsed;
+                    }
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public List<ClaimName> claims() throws IOException {
+        List<ClaimName> out = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(layout.folder(SpoolFolder.CLAIMED))) {
+            for (Path entry : entries) {
+                String name = entry.getFileName().toString();
+                Optional<ClaimName> parsed = ClaimName.parse(name);
+                if (parsed.isPresent()) {
+                    out.add(parsed.get());
+                } else {
+                    anomalies.report(SpoolFolder.CLAIMED, name, "not a claim name <id>~<generation>~<reading>",
+                            clock.now());
+                }
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public byte[] payload(ClaimName claim) throws IOException {
+        // NOFOLLOW: a symlink planted under a claim's name is never read through.
+        try (InputStream in = Files.newInputStream(layout.claimFile(claim), StandardOpenOption.READ,
+                LinkOption.NOFOLLOW_LINKS)) {
+            return in.readAllBytes();
+        }
+    }
+
+    @Override
+    public boolean settle(ClaimName claim, ItemState where) throws IOException {
+        if (where != ItemState.DONE && where != ItemState.FAILED) {
+            throw new IllegalArgumentException("settle goes to done or failed, not " + where);
+        }
+        return SpoolLayout.move(layout.claimFile(claim), layout.file(where.folder(), claim.id()));
+    }
+
+    @Override
+    public boolean handBack(ClaimName claim) throws IOException {
+        Path target = layout.file(SpoolFolder.PENDING, claim.id());
+        if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+            throw new IOException("cannot hand " + claim + " back: pending/" + claim.id() + " already exists");
+        }
+        return SpoolLayout.move(layout.claimFile(claim), target);
+    }
+
+    @Override
+    public void writeReason(String id, Reason reason) throws IOException {
+        Path tmp = Files.createTempFile(layout.folder(SpoolFolder.TMP), "reason-", ".tmp");
+        try {
+            Files.writeString(tmp, reason.attempt() + " " + reason.abandoned() + "\n" + reason.text(),
+                    StandardCharsets.UTF_8);
+            Files.move(tmp, layout.file(SpoolFolder.REASONS, id), StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    @Override
+    public Optional<Reason> reason(String id) throws IOException {
+        Path file = layout.file(SpoolFolder.REASONS, id);
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+        int newline = text.indexOf('\n');
+        String[] header = (newline < 0 ? text : text.substring(0, newline)).split(" ");
+        try {
+            return Optional.of(new Reason(Integer.parseInt(header[0]), Integer.parseInt(header[1]),
+                    newline < 0 ? "" : text.substring(newline + 1)));
+        } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
+            // Written by hand or by another tool: keep the words, count nothing.
+            return Optional.of(new Reason(0, 0, text));
+        }
+    }
+
+    @Override
+    public void deleteReason(String id) throws IOException {
+        Files.deleteIfExists(layout.file(SpoolFolder.REASONS, id));
+    }
+
+    static String problemOf(BasicFileAttributes attributes) {
+        if (attributes.isSymbolicLink()) {
+            return "a symbolic link (never followed)";
+        }
+        if (attributes.isDirectory()) {
+            return "a directory where an item file belongs";
+        }
+        return "not a regular file";
+    }
+}

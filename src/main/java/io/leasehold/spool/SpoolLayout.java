@@ -1,0 +1,89 @@
+package io.leasehold.spool;
+
+import io.leasehold.core.ClaimName;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+
+/** Where things live under the spool directory, and the one careful way to move them. */
+public final class SpoolLayout {
+
+    private final Path root;
+
+    public SpoolLayout(Path root) {
+        this.root = root.toAbsolutePath().normalize();
+    }
+
+    public Path root() {
+        return root;
+    }
+
+    public Path folder(SpoolFolder folder) {
+        return root.resolve(folder.dirName());
+    }
+
+    public Path file(SpoolFolder folder, String name) {
+        return folder(folder).resolve(name);
+    }
+
+    public Path claimFile(ClaimName claim) {
+        return file(SpoolFolder.CLAIMED, claim.fileName());
+    }
+
+    public void createFolders() throws IOException {
+        for (SpoolFolder f : SpoolFolder.values()) {
+            Files.createDirectories(folder(f));
+        }
+    }
+
+    /** True when every folder is a writable directory. */
+    public boolean isUsable() {
+        for (SpoolFolder f : SpoolFolder.values()) {
+            Path p = folder(f);
+            if (!Files.isDirectory(p) || !Files.isWritable(p)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Atomically renames {@code from} to {@code to}; false when {@code from} was not there.
+     *
+     * <p>A network filesystem can report failure for a rename that happened (the reply was lost and
+     * the retransmission found the source gone), so after any error both names are looked at before
+     * deciding. Every target this service renames to is unique to the mover (a fresh generation or
+     * reading, or an id that exists nowhere else), so finding the target means the move was ours.
+     */
+    public static boolean move(Path from, Path to) throws IOException {
+        try {
+            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+            return true;
+        } catch (AtomicMoveNotSupportedException e) {
+            throw e;
+        } catch (IOException e) {
+            boolean fromThere = Files.exists(from, LinkOption.NOFOLLOW_LINKS);
+            boolean toThere = Files.exists(to, LinkOption.NOFOLLOW_LINKS);
+            if (!fromThere && toThere) {
+                return true;
+            }
+            if (!fromThere && e instanceof NoSuchFileException) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    /** Forces a directory's entries to disk, so a rename or link into it survives a crash. */
+    public static void forceDirectory(Path dir) throws IOException {
+        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
+            channel.force(true);
+        }
+    }
+}
