@@ -1,0 +1,261 @@
+package io.leasehold.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One packaged leasehold service ({@code java -jar}) as a child process of the test, for tests that
+ * run several instances on one spool and stop, freeze or kill them with real signals. Its output
+ * goes to a file under {@code target/it-logs}. Close it (try-with-resources or @AfterEach): that
+ * kills it whatever state it is in.
+ */
+public final class ServiceProcess implements AutoCloseable {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final String name;
+    private final int port;
+    private final Path log;
+    private final Process process;
+
+    private ServiceProcess(String name, int port, Path log, Process process) {
+        this.name = name;
+        this.port = port;
+        this.log = log;
+        this.process = process;
+    }
+
+    /**
+     * Starts {@code java -jar <leasehold.jar>} with the given config keys as -D settings (the HTTP
+     * port is added) and extra environment variables. Does not wait for readiness.
+     */
+    public static ServiceProcess start(String name, Map<String, String> config, Map<String, String> env) {
+        String jar = System.getProperty("leasehold.jar");
+        if (jar == null || !Files.isRegularFile(Path.of(jar))) {
+            throw new IllegalStateException("system property leasehold.jar must name the packaged jar, got " + jar);
+        }
+        int port = freePort();
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                // Several JVMs share two cores with the build: keep each small and quick to start.
+                "-Xmx160m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        Map<String, String> settings = new LinkedHashMap<>(config);
+        settings.put("quarkus.http.port", Integer.toString(port));
+        settings.forEach((key, value) -> command.add("-D" + key + "=" + value));
+        command.add("-jar");
+        command.add(jar);
+        try {
+            Path dir = Files.createDirectories(Path.of("target", "it-logs"));
+            Path log = dir.resolve(name + "-" + System.currentTimeMillis() + ".log");
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(log.toFile());
+            builder.environment().putAll(env);
+            return new ServiceProcess(name, port, log, builder.start());
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start " + name, e);
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public Path logFile() {
+        return log;
+    }
+
+    public String logText() {
+        try {
+            return Files.readString(log, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Waits until /q/health/ready answers 200; fails at once if the process died meanwhile. */
+    public ServiceProcess awaitReady(Duration deadline) {
+        Await.until(name + " ready on port " + port + " (log " + log + ")", deadline, () -> {
+            if (!process.isAlive()) {
+                throw new AssertionError(name + " exited with " + process.exitValue() + " before it was ready:\n"
+                        + logText());
+            }
+            return status("/q/health/ready") == 200;
+        });
+        return this;
+    }
+
+    /** HTTP status of a GET, or -1 when nothing answered. */
+    public int status(String path) {
+        try {
+            return send(HttpRequest.newBuilder(uri(path)).GET()).statusCode();
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    /** Body of a GET that must answer 200. */
+    public String get(String path) {
+        try {
+            HttpResponse<String> response = send(HttpRequest.newBuilder(uri(path)).GET());
+            if (response.statusCode() != 200) {
+                throw new AssertionError("GET " + path + " on " + name + " answered " + response.statusCode()
+                        + ": " + response.body());
+            }
+            return response.body();
+        } catch (IOException e) {
+            throw new UncheckedIOException("GET " + path + " on " + name, e);
+        }
+    }
+
+    /** Sum of every sample of a Prometheus metric (all tag combinations matching {@code tags}). */
+    public double metric(String metricName, String tags) {
+        Pattern line = Pattern.compile("^" + Pattern.quote(metricName) + "(\\{[^}]*})?\\s+(\\S+)$", Pattern.MULTILINE);
+        Matcher m = line.matcher(get("/q/metrics"));
+        double sum = 0;
+        while (m.find()) {
+            if (tags.isEmpty() || (m.group(1) != null && m.group(1).contains(tags))) {
+                sum += Double.parseDouble(m.group(2));
+            }
+        }
+        return sum;
+    }
+
+    private URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + port + path);
+    }
+
+    private static HttpResponse<String> send(HttpRequest.Builder request) throws IOException {
+        try {
+            return HTTP.send(request.timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+    }
+
+    /** SIGKILL: the instance dies at once, leaving its claims to expire. */
+    public void kill() {
+        signal("KILL");
+    }
+
+    /** SIGSTOP: frozen, as a paused VM or a long GC pause; returns once the kernel shows it stopped. */
+    public void freeze() {
+        signal("STOP");
+        Await.until(name + " stopped", Duration.ofSeconds(10), () -> "T".equals(processState(pid())));
+    }
+
+    /** SIGCONT after {@link #freeze()}. */
+    public void resume() {
+        signal("CONT");
+    }
+
+    /** SIGTERM: a clean stop request. */
+    public void terminate() {
+        signal("TERM");
+    }
+
+    private void signal(String signal) {
+        sendSignal(signal, Long.toString(pid()));
+    }
+
+    /** SIGKILL to a whole process group, e.g. handler processes a killed instance left behind. */
+    public static void killGroup(long pgid) {
+        sendSignal("KILL", "-" + pgid);
+    }
+
+    private static void sendSignal(String signal, String target) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, "--", target).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS)) {
+                kill.destroyForcibly();
+                throw new AssertionError("kill -" + signal + " " + target + " did not finish");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+
+    /** The one-letter state from /proc/<pid>/stat (R, S, T, Z, ...), or null when there is no such process. */
+    public static String processState(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            // The command name in parentheses may hold spaces; the state follows the last ')'.
+            return stat.substring(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Gone or a zombie: it runs no more. */
+    public static boolean hasEnded(long pid) {
+        String state = processState(pid);
+        return state == null || state.equals("Z") || state.equals("X");
+    }
+
+    /** Waits for the process to exit and returns its exit status. */
+    public int awaitExit(Duration deadline) {
+        Await.until(name + " exits", deadline, () -> !process.isAlive());
+        return process.exitValue();
+    }
+
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            process.destroyForcibly(); // SIGKILL, which also ends a stopped process
+            try {
+                process.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name + "(pid " + pid() + ", port " + port + ")";
+    }
+}

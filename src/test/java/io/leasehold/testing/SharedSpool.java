@@ -1,0 +1,166 @@
+package io.leasehold.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+/**
+ * A spool directory under target/ shared by several {@link ServiceProcess}es running the exec
+ * handler on a test-written script. The script logs one line per attempt to a shared work log
+ * ({@code start|end <id> <attempt> <instance> <pid>}), so a test can tell who ran what, how often.
+ */
+public final class SharedSpool {
+
+    /** One line of the work log; {@code pid} is the attempt's shell, leader of its process group. */
+    public record Run(String kind, String id, int attempt, String instance, long pid) {
+    }
+
+    private final Path root;
+    private final Path spool;
+    private final Path workLog;
+    private final Path script;
+
+    private SharedSpool(Path root) {
+        this.root = root;
+        this.spool = root.resolve("spool");
+        this.workLog = root.resolve("work.log");
+        this.script = root.resolve("work.sh");
+    }
+
+    /**
+     * Creates the directory and the handler script: {@code body} is the work between the start and
+     * end lines, with {@code $LEASEHOLD_ITEM_ID}, {@code $LEASEHOLD_ATTEMPT} and the per-process
+     * {@code $INSTANCE} at hand.
+     */
+    public static SharedSpool create(String name, String body) {
+        try {
+            Path root = Files.createDirectories(Path.of("target", "it-spool").toAbsolutePath()
+                    .resolve(name + "-" + System.currentTimeMillis()));
+            SharedSpool shared = new SharedSpool(root);
+            for (String folder : List.of("tmp", "pending")) {
+                Files.createDirectories(shared.spool.resolve(folder));
+            }
+            // Sourced (not run) by the handler's shell, so $$ is the leader of the attempt's process group.
+            // Each line is one short append (O_APPEND), so lines from many processes never interleave.
+            Files.writeString(shared.script, String.join("\n",
+                    "echo \"start $LEASEHOLD_ITEM_ID $LEASEHOLD_ATTEMPT $INSTANCE $$\" >> \"$WORK_LOG\"",
+                    body,
+                    "echo \"end $LEASEHOLD_ITEM_ID $LEASEHOLD_ATTEMPT $INSTANCE $$\" >> \"$WORK_LOG\"", ""));
+            Files.writeString(shared.workLog, "");
+            return shared;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public Path spoolDir() {
+        return spool;
+    }
+
+    /** The -D settings every instance on this spool shares; {@code overrides} win. */
+    public Map<String, String> config(Map<String, String> overrides) {
+        Map<String, String> config = new LinkedHashMap<>();
+        config.put("leasehold.spool.dir", spool.toString());
+        config.put("leasehold.handler", "exec");
+        config.put("leasehold.handler.exec.command", ". " + script);
+        config.putAll(overrides);
+        return config;
+    }
+
+    /** Environment of one instance: its name for the work log, and where the log is. */
+    public Map<String, String> env(String instance) {
+        return Map.of("INSTANCE", instance, "WORK_LOG", workLog.toString());
+    }
+
+    /** Drops an item in the way any other program would: written in tmp/, then renamed into pending/. */
+    public void enqueue(String id, String payload) {
+        try {
+            Path tmp = spool.resolve("tmp").resolve("enqueue-" + id);
+            Files.writeString(tmp, payload, StandardCharsets.UTF_8);
+            Files.move(tmp, spool.resolve("pending").resolve(id), StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** File names in one folder of the spool, sorted. */
+    public TreeSet<String> names(String folder) {
+        try (Stream<Path> files = Files.list(spool.resolve(folder))) {
+            TreeSet<String> names = new TreeSet<>();
+            files.forEach(file -> names.add(file.getFileName().toString()));
+            return names;
+        } catch (NoSuchFileException e) {
+            return new TreeSet<>();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public String payload(String folder, String id) {
+        try {
+            return Files.readString(spool.resolve(folder).resolve(id), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Claim names in claimed/ for this id and attempt (the name is {@code id~attempt-nonce~reading}). */
+    public List<String> claims(String id, int attempt) {
+        return names("claimed").stream().filter(name -> name.startsWith(id + "~" + attempt + "-")).toList();
+    }
+
+    /** Every complete line of the work log, in the order they were appended. */
+    public List<Run> runs() {
+        try {
+            List<Run> runs = new ArrayList<>();
+            for (String line : Files.readAllLines(workLog, StandardCharsets.UTF_8)) {
+                String[] f = line.trim().split(" ");
+                if (f.length == 5) {
+                    runs.add(new Run(f[0], f[1], Integer.parseInt(f[2]), f[3], Long.parseLong(f[4])));
+                }
+            }
+            return runs;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public List<Run> runs(String kind, String id) {
+        return runs().stream().filter(r -> r.kind().equals(kind) && r.id().equals(id)).toList();
+    }
+
+    /**
+     * Kills the process groups of attempts that never logged their end and still run: handler
+     * processes outlive a SIGKILLed instance (they run in their own session), so tests clean them up.
+     */
+    public void killLeftoverAttempts() {
+        List<Run> runs = runs();
+        for (Run start : runs) {
+            boolean ended = runs.stream().anyMatch(r -> r.kind().equals("end") && r.pid() == start.pid());
+            if (start.kind().equals("start") && !ended && isGroupLeader(start.pid())) {
+                ServiceProcess.killGroup(start.pid());
+            }
+        }
+    }
+
+    /** Still running and the leader of its own process group, as the handler's shell is. */
+    private static boolean isGroupLeader(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            String[] after = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return !ServiceProcess.hasEnded(pid) && Long.parseLong(after[2]) == pid;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}
