@@ -27,6 +27,11 @@ public class SystemClock implements Clock {
     }
 
     @Override
+    public long monotonicNanos() {
+        return System.nanoTime();
+    }
+
+    @Override
     public Ticks every(String name, Duration period, Supplier<Uni<Void>> tick) {
         scheduler.newJob(name)
                 .setInterval(period.toString())

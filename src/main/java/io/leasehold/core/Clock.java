@@ -15,6 +15,12 @@ public interface Clock {
     Instant now();
 
     /**
+     * A monotonic reading in nanoseconds from an arbitrary origin: only differences mean anything.
+     * Deadlines of this process's own lease are counted on it, never on wall-clock readings.
+     */
+    long monotonicNanos();
+
+    /**
      * Runs {@code tick} every {@code period} until the returned handle is closed. A tick that is
      * still running when the next one is due is not started twice.
      */

@@ -25,6 +25,8 @@ public class DrivenClock implements Clock {
     private static final Duration TICK_WAIT = Duration.ofSeconds(30);
 
     private volatile Instant now = START;
+    /** Moves only with advance(): set() models a wall clock that jumps, which a monotonic one never does. */
+    private volatile long monotonicNanos;
     private final List<Job> jobs = new CopyOnWriteArrayList<>();
 
     private final class Job implements Ticks {
@@ -56,6 +58,11 @@ public class DrivenClock implements Clock {
     }
 
     @Override
+    public long monotonicNanos() {
+        return monotonicNanos;
+    }
+
+    @Override
     public Ticks every(String name, Duration period, Supplier<Uni<Void>> tick) {
         Job job = new Job(name, period, tick);
         jobs.add(job);
@@ -81,11 +88,13 @@ public class DrivenClock implements Clock {
                 break;
             }
             if (next.due.isAfter(now)) {
+                monotonicNanos += Duration.between(now, next.due).toNanos();
                 now = next.due;
             }
             next.due = next.due.plus(next.period);
             next.fire();
         }
+        monotonicNanos += Duration.between(now, target).toNanos();
         now = target;
     }
 

@@ -1,0 +1,323 @@
+package io.leasehold.lease;
+
+import io.leasehold.core.Blocking;
+import io.leasehold.core.Clock;
+import io.smallrye.mutiny.Uni;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.jboss.logging.Logger;
+
+/**
+ * This process's side of the controller lease, as an explicit state machine driven by ticks every
+ * {@code renew-every}:
+ *
+ * <pre>
+ *   waiting ──take (create, or update at a revision seen unchanged for a full duration)──▶ held
+ *   waiting ──the store refuses this user and nobody holds it─────────────────────────▶ unleased
+ *   unleased ──take succeeds──▶ held          unleased ──another holder seen──▶ lost
+ *   held ──renewal refused, or none succeeded within renew-deadline───────────────────▶ lost
+ * </pre>
+ *
+ * <p>Uncertainty counts as loss: a call that does not answer in time is never a success, and the
+ * holder's deadline is counted on its own monotonic clock from the moment its last successful
+ * renewal was <em>sent</em>. What it does not guarantee: an act already under way when the lease is
+ * lost is not undone; receivers that compare epochs are what make a stale holder harmless.
+ */
+public final class ControllerLease implements LeaseGate {
+
+    private static final Logger LOG = Logger.getLogger(ControllerLease.class);
+    private static final Duration RELEASE_LIMIT = Duration.ofSeconds(2);
+
+    enum Mode { WAITING, HELD, UNLEASED, LOST }
+
+    private final LeaseStore store;
+    private final EpochFloor floor;
+    private final Clock clock;
+    private final LeaseTiming timing;
+    private final Holder me;
+    private final Executor workers;
+    private final Consumer<Standing> onLost;
+    private final AtomicBoolean lostOnce = new AtomicBoolean();
+
+    private volatile Mode mode = Mode.WAITING;
+    private volatile Standing standing;
+    private volatile long heldEpoch;
+    private volatile long lastRenewalSentNanos;
+    // Touched only by step(), which the clock never runs twice at once.
+    private long heldRevision;
+    private Instant takenAt;
+    private long seenRevision = -1;
+    private long seenSinceNanos;
+
+    public ControllerLease(LeaseStore store, EpochFloor floor, Clock clock, LeaseTiming timing, Holder me,
+            Executor workers, Consumer<Standing> onLost) {
+        this.store = store;
+        this.floor = floor;
+        this.clock = clock;
+        this.timing = timing;
+        this.me = me;
+        this.workers = workers;
+        this.onLost = onLost;
+        this.standing = new Standing("waiting", 0, null, null, "the lease has not been tried yet", null);
+    }
+
+    public Standing standing() {
+        return standing;
+    }
+
+    /** One step of the state machine: what the renew-every tick runs. */
+    public Uni<Void> tick() {
+        return Blocking.run(workers, this::step);
+    }
+
+    void step() {
+        switch (mode) {
+            case HELD -> renew();
+            case WAITING, UNLEASED -> tryTake();
+            default -> {
+            }
+        }
+    }
+
+    @Override
+    public long epochForAct() throws ActRefused {
+        switch (mode) {
+            case HELD:
+                if (clock.monotonicNanos() - lastRenewalSentNanos >= timing.renewDeadline().toNanos()) {
+                    lose("no renewal succeeded within leasehold.lease.renew-deadline (" + timing.renewDeadline() + ")");
+                    throw new ActRefused(standing.reason());
+                }
+                return heldEpoch;
+            case UNLEASED:
+                return 0;
+            case LOST:
+                throw new ActRefused("the controller lease was lost: " + standing.reason());
+            default:
+                throw new ActRefused("this instance does not hold the controller lease: " + standing.reason());
+        }
+    }
+
+    private void tryTake() {
+        Optional<LeaseStore.Versioned> seen;
+        try {
+            seen = call(store::read, timing.renewEvery());
+        } catch (LeaseStoreException e) {
+            waitingOrUnleased(e, "who holds the lease cannot be read");
+            return;
+        }
+        if (seen.isEmpty()) {
+            take(null);
+            return;
+        }
+        LeaseStore.Versioned current = seen.get();
+        if (current.record().holder().equals(me)) {
+            adopt(current); // an earlier take whose answer was lost did land
+            return;
+        }
+        if (mode == Mode.UNLEASED) {
+            lose("another instance (" + describe(current) + ") holds the lease while this one served without it");
+            return;
+        }
+        long now = clock.monotonicNanos();
+        if (current.revision() != seenRevision) {
+            seenRevision = current.revision();
+            seenSinceNanos = now;
+        }
+        if (now - seenSinceNanos < timing.duration().toNanos()) {
+            standing = standing.with("waiting", epochOf(current), current.record().holder(), null,
+                    "held by " + describe(current));
+            return;
+        }
+        take(current);
+    }
+
+    private void take(LeaseStore.Versioned abandoned) {
+        long sentAt = clock.monotonicNanos();
+        long highest;
+        long revision;
+        try {
+            highest = floor.highest();
+            moveStorePast(highest);
+            // Epoch 0 in the value means "the revision of this very write": the first renewal writes it out.
+            LeaseRecord record = new LeaseRecord(me, 0, clock.now(), clock.now());
+            revision = abandoned == null ? call(() -> store.create(record), timing.renewEvery())
+                    : call(() -> store.update(record, abandoned.revision()), timing.renewEvery());
+            floor.raise(revision);
+        } catch (LeaseStoreException e) {
+            waitingOrUnleased(e, "the lease could not be taken");
+            return;
+        } catch (IOException e) {
+            // Without the floor on record a later epoch could go backwards: do not act.
+            standing = standing.with("waiting", 0, null, null, "the epoch floor in the spool is unusable: "
+                    + e.getMessage());
+            LOG.errorf("not taking the controller lease: %s", e.getMessage());
+            return;
+        }
+        if (abandoned != null) {
+            LOG.warnf("took the controller lease over from %s, which stopped renewing it without giving it back;"
+                    + " now epoch %d", describe(abandoned), revision);
+        } else {
+            LOG.infof("took the controller lease: epoch %d", revision);
+        }
+        heldRevision = revision;
+        heldEpoch = revision;
+        takenAt = clock.now();
+        lastRenewalSentNanos = sentAt;
+        mode = Mode.HELD;
+        standing = standing.with("held", revision, me, takenAt, "held by this instance");
+    }
+
+    private void moveStorePast(long highest) throws LeaseStoreException {
+        long storeAt = call(store::lastRevision, timing.renewEvery());
+        if (storeAt >= highest) {
+            return;
+        }
+        call(() -> store.moveRevisionsPast(highest), timing.renewEvery());
+        String said = "the lease store was at revision " + storeAt + " while epoch " + highest
+                + " was already issued (its data was wiped or replaced); its revisions were moved past " + highest
+                + " so epochs never go backwards";
+        LOG.warn(said);
+        standing = standing.withReset(new Standing.Reset(clock.now(), storeAt, highest, said));
+    }
+
+    private void adopt(LeaseStore.Versioned mine) {
+        heldRevision = mine.revision();
+        heldEpoch = epochOf(mine);
+        takenAt = mine.record().takenAt();
+        lastRenewalSentNanos = clock.monotonicNanos() - timing.renewEvery().toNanos();
+        mode = Mode.HELD;
+        standing = standing.with("held", heldEpoch, me, mine.record().renewedAt(), "held by this instance");
+        renew();
+    }
+
+    private void renew() {
+        long deadline = lastRenewalSentNanos + timing.renewDeadline().toNanos();
+        long sentAt = clock.monotonicNanos();
+        if (sentAt >= deadline) {
+            lose("no renewal succeeded within leasehold.lease.renew-deadline (" + timing.renewDeadline() + ")");
+            return;
+        }
+        Duration left = Duration.ofNanos(deadline - sentAt);
+        LeaseRecord record = new LeaseRecord(me, heldEpoch, takenAt, clock.now());
+        try {
+            heldRevision = call(() -> store.update(record, heldRevision), left);
+            lastRenewalSentNanos = sentAt;
+            standing = standing.with("held", heldEpoch, me, record.renewedAt(), "held by this instance");
+        } catch (LeaseStoreException e) {
+            if (e.kind() == LeaseStoreException.Kind.INDETERMINATE) {
+                LOG.warnf("renewal of epoch %d did not answer: %s", heldEpoch, e.getMessage());
+            } else if (e.kind() == LeaseStoreException.Kind.CONFLICT) {
+                recheckAfterConflict(deadline);
+            } else {
+                lose("the store refused the renewal: " + e.getMessage());
+            }
+        }
+    }
+
+    /** Someone wrote: only if the entry still shows this holder's own last write may it go on. */
+    private void recheckAfterConflict(long deadline) {
+        long left = deadline - clock.monotonicNanos();
+        if (left <= 0) {
+            lose("no renewal succeeded within leasehold.lease.renew-deadline (" + timing.renewDeadline() + ")");
+            return;
+        }
+        try {
+            Optional<LeaseStore.Versioned> seen = call(store::read, Duration.ofNanos(left));
+            if (seen.isPresent() && seen.get().record().holder().equals(me) && epochOf(seen.get()) == heldEpoch) {
+                heldRevision = seen.get().revision(); // a renewal whose answer was lost had landed
+                return;
+            }
+            lose("another writer changed the lease: " + seen.map(this::describe).orElse("it was deleted"));
+        } catch (LeaseStoreException e) {
+            LOG.warnf("after a refused renewal, the lease could not be read: %s", e.getMessage());
+        }
+    }
+
+    private void waitingOrUnleased(LeaseStoreException e, String what) {
+        if (e.kind() == LeaseStoreException.Kind.DENIED) {
+            if (mode != Mode.UNLEASED) {
+                LOG.warnf("serving WITHOUT the controller lease (epoch 0): %s: %s; trying again every %s", what,
+                        e.getMessage(), timing.renewEvery());
+            }
+            mode = Mode.UNLEASED;
+            standing = standing.with("unleased", 0, null, null, what + ": " + e.getMessage());
+            return;
+        }
+        standing = standing.with(mode == Mode.UNLEASED ? "unleased" : "waiting", 0, standing.holder(), null,
+                what + ": " + e.getMessage());
+    }
+
+    private void lose(String why) {
+        if (!lostOnce.compareAndSet(false, true)) {
+            return;
+        }
+        long epoch = heldEpoch;
+        mode = Mode.LOST;
+        standing = standing.with("lost", epoch, standing.holder(), standing.renewedAt(), why);
+        LOG.errorf("the controller lease was lost (epoch %d): %s", epoch, why);
+        onLost.accept(standing);
+    }
+
+    /** Gives the lease back at a clean shutdown, so the next holder need not wait a full duration. */
+    public void release() {
+        if (mode != Mode.HELD) {
+            return;
+        }
+        mode = Mode.WAITING;
+        try {
+            call(() -> {
+                store.delete(heldRevision);
+                return null;
+            }, RELEASE_LIMIT);
+            LOG.infof("released the controller lease (epoch %d)", heldEpoch);
+        } catch (LeaseStoreException e) {
+            LOG.warnf("could not release the controller lease (epoch %d): %s; it expires after %s", heldEpoch,
+                    e.getMessage(), timing.duration());
+        }
+        standing = standing.with("waiting", 0, null, null, "released at shutdown");
+    }
+
+    private static long epochOf(LeaseStore.Versioned versioned) {
+        return versioned.record().epoch() != 0 ? versioned.record().epoch() : versioned.revision();
+    }
+
+    private String describe(LeaseStore.Versioned versioned) {
+        Holder h = versioned.record().holder();
+        return h.instance() + " on " + h.host() + " at epoch " + epochOf(versioned);
+    }
+
+    @FunctionalInterface
+    private interface StoreCall<T> {
+        T call() throws LeaseStoreException;
+    }
+
+    /** One store call on a worker thread, given up as indeterminate when it does not answer in time. */
+    private <T> T call(StoreCall<T> storeCall, Duration bound) throws LeaseStoreException {
+        try {
+            return Uni.createFrom().item(() -> {
+                try {
+                    return storeCall.call();
+                } catch (LeaseStoreException e) {
+                    throw new CompletionException(e);
+                }
+            }).runSubscriptionOn(workers).ifNoItem().after(bound)
+                    .failWith(() -> new CompletionException(new LeaseStoreException(
+                            LeaseStoreException.Kind.INDETERMINATE, "no answer within " + bound, null)))
+                    .await().indefinitely();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof LeaseStoreException cause) {
+                throw cause;
+            }
+            throw new LeaseStoreException(LeaseStoreException.Kind.INDETERMINATE, String.valueOf(e.getCause()), e);
+        } catch (UncheckedIOException | IllegalStateException e) {
+            throw new LeaseStoreException(LeaseStoreException.Kind.INDETERMINATE, e.getMessage(), e);
+        }
+    }
+}
