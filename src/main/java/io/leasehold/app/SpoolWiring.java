@@ -9,6 +9,7 @@ import io.leasehold.drain.DrainEvents;
 import io.leasehold.drain.DrainSettings;
 import io.leasehold.drain.Drainer;
 import io.leasehold.handler.Handler;
+import io.leasehold.lease.LeaseGate;
 import io.leasehold.spool.ArrivalWatch;
 import io.leasehold.spool.NioArrivalWatch;
 import io.leasehold.spool.PosixItemStore;
@@ -71,7 +72,7 @@ public class SpoolWiring {
             SpoolLayout layout, LeaseholdConfig config, DrainEvents events) {
         ArrivalWatch arrivals = config.drain().auto() ? new NioArrivalWatch(layout) : ArrivalWatch.NONE;
         // No controller lease yet: every act carries epoch 0.
-        return new Drainer(spool, clock, terms, settings, handler, () -> 0L, Infrastructure.getDefaultWorkerPool(),
+        return new Drainer(spool, clock, terms, settings, handler, LeaseGate.NO_BUS, Infrastructure.getDefaultWorkerPool(),
                 arrivals, events, config.drain().auto());
     }
 }

@@ -14,6 +14,13 @@ public sealed interface Outcome {
     record Failed(String reason) implements Outcome {
     }
 
+    /**
+     * The act may not happen under this instance's epoch (the gate refused it, or a receiver refused a
+     * stale epoch): the item is handed back to pending/ for the current holder, no attempt counted.
+     */
+    record Stale(String reason) implements Outcome {
+    }
+
     /** The claim was found taken over while working: settle nothing. */
     record Lost() implements Outcome {
     }
@@ -30,6 +37,10 @@ public sealed interface Outcome {
         return new Failed(reason);
     }
 
+    static Outcome stale(String reason) {
+        return new Stale(reason);
+    }
+
     static Outcome lost() {
         return new Lost();
     }
@@ -42,6 +53,8 @@ public sealed interface Outcome {
             return "retry";
         } else if (this instanceof Failed) {
             return "failed";
+        } else if (this instanceof Stale) {
+            return "stale";
         }
         return "lost";
     }

@@ -7,6 +7,8 @@ import io.leasehold.core.HeldClaim;
 import io.leasehold.core.Outcome;
 import io.leasehold.handler.Handler;
 import io.leasehold.handler.WorkItem;
+import io.leasehold.lease.ActRefused;
+import io.leasehold.lease.LeaseGate;
 import io.leasehold.spool.Spool;
 import io.smallrye.mutiny.Uni;
 import java.io.IOException;
@@ -15,7 +17,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.Executor;
-import java.util.function.LongSupplier;
 
 /**
  * The work on one claim, as one pipeline: read the payload (the look just before work starts), run
@@ -29,18 +30,18 @@ final class ClaimWork {
     private final Spool spool;
     private final Clock clock;
     private final Handler handler;
-    private final LongSupplier epoch;
+    private final LeaseGate gate;
     private final Duration timeout;
     private final Executor workers;
     private final Settlement settlement;
     private final DrainEvents events;
 
-    ClaimWork(Spool spool, Clock clock, Handler handler, LongSupplier epoch, Duration timeout, Executor workers,
+    ClaimWork(Spool spool, Clock clock, Handler handler, LeaseGate gate, Duration timeout, Executor workers,
             Settlement settlement, DrainEvents events) {
         this.spool = spool;
         this.clock = clock;
         this.handler = handler;
-        this.epoch = epoch;
+        this.gate = gate;
         this.timeout = timeout;
         this.workers = workers;
         this.settlement = settlement;
@@ -74,8 +75,14 @@ final class ClaimWork {
     }
 
     private Uni<Outcome> attempt(HeldClaim claim, byte[] payload) {
+        long epoch;
+        try {
+            epoch = gate.epochForAct();
+        } catch (ActRefused refused) {
+            return Uni.createFrom().item(Outcome.stale(refused.getMessage()));
+        }
         Instant started = clock.now();
-        WorkItem item = new WorkItem(claim.id(), claim.attempt(), payload, epoch.getAsLong());
+        WorkItem item = new WorkItem(claim.id(), claim.attempt(), payload, epoch);
         Uni<Outcome> work = Uni.createFrom().deferred(() -> handler.handle(item))
                 .onItem().ifNull().continueWith(() -> Outcome.retry("the handler answered nothing"))
                 .onFailure().recoverWithItem(e -> Outcome.retry("handler failed: " + e));

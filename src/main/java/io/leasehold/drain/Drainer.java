@@ -8,6 +8,7 @@ import io.leasehold.core.HeldClaim;
 import io.leasehold.core.ItemId;
 import io.leasehold.core.LeaseTerms;
 import io.leasehold.handler.Handler;
+import io.leasehold.lease.LeaseGate;
 import io.leasehold.spool.ArrivalWatch;
 import io.leasehold.spool.Spool;
 import io.smallrye.mutiny.Uni;
@@ -29,7 +30,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.LongSupplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -51,6 +51,7 @@ public final class Drainer {
     private final DrainSettings settings;
     private final Executor workers;
     private final ArrivalWatch arrivals;
+    private final LeaseGate gate;
     private final DrainTally tally;
     private final ClaimRenewal renewal;
     private final Settlement settlement;
@@ -70,20 +71,21 @@ public final class Drainer {
     private volatile boolean accepting;
 
     public Drainer(Spool spool, Clock clock, LeaseTerms terms, DrainSettings settings, Handler handler,
-            LongSupplier epoch, Executor workers, ArrivalWatch arrivals, DrainEvents events, boolean auto) {
+            LeaseGate gate, Executor workers, ArrivalWatch arrivals, DrainEvents events, boolean auto) {
         this.spool = spool;
         this.clock = clock;
         this.terms = terms;
         this.settings = settings;
         this.workers = workers;
         this.arrivals = arrivals;
+        this.gate = gate;
         this.auto = auto;
         this.tally = new DrainTally(events);
         this.renewal = new ClaimRenewal(spool, clock, tally);
         this.settlement = new Settlement(spool, clock, terms, settings, tally,
                 () -> ThreadLocalRandom.current().nextDouble());
         this.takeover = new Takeover(spool, clock, terms, settings, tally);
-        this.work = new ClaimWork(spool, clock, handler, epoch, settings.handlerTimeout(), workers, settlement, tally);
+        this.work = new ClaimWork(spool, clock, handler, gate, settings.handlerTimeout(), workers, settlement, tally);
     }
 
     /**
@@ -103,7 +105,7 @@ public final class Drainer {
 
     /** Whether to claim now: always when draining on its own, else only during a drain pass. */
     private boolean claiming() {
-        return accepting && (auto || passes.get() > 0);
+        return accepting && (auto || passes.get() > 0) && gate.mayClaim();
     }
 
     /** Renews every held claim now (what the renewal tick does). */

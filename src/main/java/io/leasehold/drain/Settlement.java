@@ -61,6 +61,9 @@ final class Settlement {
             if (where.equals("done")) {
                 spool.deleteReason(claim.id());
             }
+        } else if (outcome instanceof Outcome.Stale stale) {
+            LOG.infof("item %s is handed back for the current lease holder: %s", claim.id(), stale.reason());
+            where = move(claim, spool::handBack) ? "handed-back" : "lost";
         } else if (outcome instanceof Outcome.Failed failed) {
             where = fail(claim, failed.reason());
         } else {

@@ -6,6 +6,11 @@ public interface LeaseGate {
 
     long epochForAct() throws ActRefused;
 
+    /** Whether this instance should claim work now at all (a leader-mode drain asks the holder only). */
+    default boolean mayClaim() {
+        return true;
+    }
+
     /** Without a bus there is nothing to order against: every act carries epoch 0. */
     LeaseGate NO_BUS = () -> 0L;
 }

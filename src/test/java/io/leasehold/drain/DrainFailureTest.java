@@ -220,4 +220,32 @@ class DrainFailureTest {
         assertEquals(1, report.claimed());
         assertEquals(0, report.done());
     }
+
+    @Test
+    void anActTheGateRefusesIsHandedBackWithoutCountingAnAttempt() throws IOException {
+        Instance instance = instance(T0, 5, true);
+        instance.gate.refusal = "the controller lease was lost";
+        enqueue("fenced");
+        instance.poll();
+        Await.until("handed back", WAIT, () -> instance.events.count("settled:fenced:handed-back") >= 1);
+        instance.gate.claiming = false;
+        Await.until("back in pending/", WAIT, () -> Files.exists(layout.file(SpoolFolder.PENDING, "fenced"))
+                && instance.drainer.claimsHeld() == 0);
+        assertTrue(instance.handler.started.isEmpty(), "no handler ran under a refused epoch");
+
+        instance.gate.refusal = null;
+        instance.gate.claiming = true;
+        instance.poll();
+        assertEquals(7L, instance.handler.awaitStarted("fenced", 1).epoch(), "still attempt 1, with the gate's epoch");
+    }
+
+    @Test
+    void nothingIsClaimedWhileTheGateSaysNot() throws IOException {
+        Instance instance = instance(T0, 5, true);
+        instance.gate.claiming = false;
+        enqueue("later");
+        instance.clock.advance(Duration.ofMinutes(3));
+        assertTrue(Files.exists(layout.file(SpoolFolder.PENDING, "later")));
+        assertTrue(instance.handler.started.isEmpty());
+    }
 }

@@ -26,6 +26,8 @@ final class Instance implements AutoCloseable {
     final CountingEvents events = new CountingEvents();
     final SpoolAnomalies anomalies = new SpoolAnomalies();
     final PosixSpool spool;
+    /** Epoch 7 for every act unless a test closes the gate. */
+    final TestGate gate = new TestGate();
     final Drainer drainer;
     private final ExecutorService workers = Executors.newCachedThreadPool();
 
@@ -34,7 +36,7 @@ final class Instance implements AutoCloseable {
         spool = new PosixSpool(layout, anomalies, clock);
         DrainSettings settings = new DrainSettings(2, maxAttempts, Duration.ofSeconds(1), Duration.ZERO,
                 new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(8)), Duration.ZERO);
-        drainer = new Drainer(spool, clock, TERMS, settings, handler, () -> 7L, workers, ArrivalWatch.NONE, events,
+        drainer = new Drainer(spool, clock, TERMS, settings, handler, gate, workers, ArrivalWatch.NONE, events,
                 auto);
         drainer.start();
     }
@@ -50,6 +52,26 @@ final class Instance implements AutoCloseable {
 
     void renew() {
         clock.tick("leasehold-renew");
+    }
+
+    /** A gate the test opens and closes. */
+    static final class TestGate implements io.leasehold.lease.LeaseGate {
+        volatile String refusal;
+        volatile boolean claiming = true;
+
+        @Override
+        public boolean mayClaim() {
+            return claiming;
+        }
+
+        @Override
+        public long epochForAct() throws io.leasehold.lease.ActRefused {
+            String why = refusal;
+            if (why != null) {
+                throw new io.leasehold.lease.ActRefused(why);
+            }
+            return 7L;
+        }
     }
 
     @Override
