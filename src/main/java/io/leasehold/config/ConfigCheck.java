@@ -68,8 +68,34 @@ public final class ConfigCheck {
         if (c.item().maxBytes().asLongValue() < 1) {
             problem("leasehold.item.max-bytes", "must be at least 1 byte");
         }
+        lease(c.lease());
+        if (c.nats().user().isPresent() != c.nats().password().isPresent()) {
+            problem("leasehold.nats.password", "and leasehold.nats.user go together");
+        }
         if (c.api().token().filter(String::isBlank).isPresent()) {
             problem("leasehold.api.token", "must not be blank when set");
+        }
+    }
+
+    private void lease(LeaseholdConfig.LeaseConfig lease) {
+        positive("leasehold.lease.renew-every", lease.renewEvery());
+        if (lease.renewDeadline().compareTo(lease.renewEvery()) <= 0) {
+            problem("leasehold.lease.renew-deadline", "(" + lease.renewDeadline()
+                    + ") must be longer than leasehold.lease.renew-every (" + lease.renewEvery() + ")");
+        }
+        if (lease.duration().compareTo(lease.renewDeadline()) <= 0) {
+            problem("leasehold.lease.duration", "(" + lease.duration()
+                    + ") must be longer than leasehold.lease.renew-deadline (" + lease.renewDeadline() + ")");
+        }
+        if (lease.renewEvery().compareTo(TICK_RESOLUTION) < 0) {
+            problem("leasehold.lease.renew-every", "must be at least 1s, got " + lease.renewEvery());
+        }
+        if (!lease.bucket().matches("[A-Za-z0-9_-]+")) {
+            problem("leasehold.lease.bucket", "must match [A-Za-z0-9_-]+, got '" + lease.bucket() + "'");
+        }
+        if (!lease.key().matches("[-/_=.A-Za-z0-9]+") || lease.key().startsWith(".") || lease.key().endsWith(".")) {
+            problem("leasehold.lease.key", "must be a NATS KV key ([-/_=.A-Za-z0-9]+, no leading or trailing '.'), got '"
+                    + lease.key() + "'");
         }
     }
 

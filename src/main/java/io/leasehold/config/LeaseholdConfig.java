@@ -23,6 +23,10 @@ public interface LeaseholdConfig {
 
     ApiConfig api();
 
+    NatsConfig nats();
+
+    LeaseConfig lease();
+
     interface SpoolConfig {
         /** The shared work directory. */
         @WithDefault("spool")
@@ -104,5 +108,58 @@ public interface LeaseholdConfig {
 
     interface ApiConfig {
         Optional<String> token();
+    }
+
+    /** How to reach NATS; without a URL the service runs in no-bus mode (epoch 0). */
+    interface NatsConfig {
+        /** Comma-separated server URLs; the NATS_URL environment variable works too. */
+        @WithDefault("${NATS_URL:}")
+        Optional<String> url();
+
+        Optional<String> user();
+
+        Optional<String> password();
+
+        Optional<String> token();
+
+        /** A .creds file (JWT + NKey seed). */
+        Optional<String> credentials();
+
+        TlsConfig tls();
+
+        @WithDefault("2s")
+        Duration connectTimeout();
+
+        /** Bounds each JetStream call; the lease bounds it further by the time left to its deadline. */
+        @WithDefault("2s")
+        Duration requestTimeout();
+    }
+
+    /** TLS to NATS: a tls:// URL alone uses the JVM's default trust; these add a truststore or a client key. */
+    interface TlsConfig {
+        Optional<String> truststore();
+
+        Optional<String> truststorePassword();
+
+        Optional<String> keystore();
+
+        Optional<String> keystorePassword();
+    }
+
+    interface LeaseConfig {
+        @WithDefault("leasehold-lease")
+        String bucket();
+
+        @WithDefault("controller")
+        String key();
+
+        @WithDefault("15s")
+        Duration duration();
+
+        @WithDefault("5s")
+        Duration renewEvery();
+
+        @WithDefault("10s")
+        Duration renewDeadline();
     }
 }
