@@ -1,0 +1,58 @@
+package io.leasehold.nats;
+
+import io.leasehold.lease.Holder;
+import io.leasehold.lease.LeaseRecord;
+import io.leasehold.lease.LeaseStoreException;
+import io.leasehold.testing.NatsServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+
+/** Small helpers shared by the NATS tests: a connection with a short request timeout, unique buckets. */
+final class NatsTesting {
+
+    /** Short, so a call to a stopped server fails fast; long enough for a loaded 2-core machine. */
+    static final Duration REQUEST_TIMEOUT = Duration.ofMillis(500);
+
+    private NatsTesting() {
+    }
+
+    static NatsBus connect(NatsServer server) {
+        return connect(NatsSettings.of(server.url()));
+    }
+
+    static NatsBus connect(NatsSettings settings) {
+        try {
+            return NatsConnector.connect(settings.withRequestTimeout(REQUEST_TIMEOUT));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A bucket name no other test uses, as jnats' own tests do. */
+    static String uniqueBucket() {
+        return "lease-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    static LeaseRecord record(String instance, long epoch) {
+        Instant now = Instant.parse("2025-01-02T03:04:05.678Z");
+        return new LeaseRecord(new Holder(instance, "host-" + instance, "build-1"), epoch, now, now);
+    }
+
+    /** Runs a call expected to fail and answers its exception, failing the test when it succeeds. */
+    static LeaseStoreException failure(String what, StoreCall call) {
+        try {
+            Object answer = call.run();
+            throw new AssertionError(what + " should have failed but answered " + answer);
+        } catch (LeaseStoreException e) {
+            return e;
+        }
+    }
+
+    @FunctionalInterface
+    interface StoreCall {
+        Object run() throws LeaseStoreException;
+    }
+}
