@@ -1,23 +1,25 @@
 package io.leasehold.api;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
+import io.leasehold.app.LeaseService;
+import io.leasehold.lease.Standing;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
-/** The controller lease as this instance sees it. Without a bus every act carries epoch 0. */
+/** The controller lease as this instance sees it: mode, epoch, holder, last renewal, why, and any reset. */
 @Path("/lease")
 @Produces(MediaType.APPLICATION_JSON)
 public class LeaseResource {
 
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record LeaseView(String mode, long epoch, Object holder, String renewedAt, String reason, Object reset) {
+    private final LeaseService lease;
+
+    public LeaseResource(LeaseService lease) {
+        this.lease = lease;
     }
 
     @GET
-    public LeaseView get() {
-        return new LeaseView("no-bus", 0, null, null,
-                "no leasehold.nats.url is configured: acting without a controller lease, epoch 0", null);
+    public Standing get() {
+        return lease.standing();
     }
 }

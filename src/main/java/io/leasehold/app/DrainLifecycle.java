@@ -6,6 +6,7 @@ import io.leasehold.drain.Drainer;
 import io.leasehold.spool.PosixItemStore;
 import io.leasehold.spool.PosixSpool;
 import io.leasehold.spool.SpoolLayout;
+import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
@@ -23,6 +24,8 @@ public class DrainLifecycle {
 
     private static final Logger LOG = Logger.getLogger(DrainLifecycle.class);
     static final Duration HOUSEKEEPING = Duration.ofMinutes(1);
+    /** Contract §6: the controller lease was lost. */
+    static final int EXIT_LEASE_LOST = 3;
 
     private final SpoolLayout layout;
     private final PosixItemStore store;
@@ -30,9 +33,11 @@ public class DrainLifecycle {
     private final LeaseholdConfig config;
     private final Clock clock;
     private final PosixSpool spool;
+    private final LeaseService lease;
 
     public DrainLifecycle(SpoolLayout layout, PosixItemStore store, Drainer drainer, LeaseholdConfig config,
-            Clock clock, PosixSpool spool) {
+            Clock clock, PosixSpool spool, LeaseService lease) {
+        this.lease = lease;
         this.layout = layout;
         this.store = store;
         this.drainer = drainer;
@@ -52,6 +57,8 @@ public class DrainLifecycle {
             throw new UncheckedIOException("the spool " + layout.root() + " (leasehold.spool.dir) is not usable: "
                     + e.getMessage(), e);
         }
+        // The lease's first step comes before the first claim: the drain starts knowing its standing.
+        lease.start(this::leaseLost);
         drainer.start();
         clock.every("leasehold-housekeeping", HOUSEKEEPING, this::housekeeping);
         LOG.infof("draining %s with handler '%s', %d at a time, claim lease %s", layout.root(),
@@ -71,7 +78,16 @@ public class DrainLifecycle {
         }).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
     }
 
+    /** Stop acting at once, hand the claims back, and exit 3 so the supervisor restarts a candidate. */
+    private void leaseLost() {
+        Infrastructure.getDefaultWorkerPool().execute(() -> {
+            drainer.stopNow();
+            Quarkus.asyncExit(EXIT_LEASE_LOST);
+        });
+    }
+
     void onStop(@Observes ShutdownEvent event) {
         drainer.stop();
+        lease.stop();
     }
 }

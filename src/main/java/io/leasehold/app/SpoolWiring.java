@@ -9,7 +9,6 @@ import io.leasehold.drain.DrainEvents;
 import io.leasehold.drain.DrainSettings;
 import io.leasehold.drain.Drainer;
 import io.leasehold.handler.Handler;
-import io.leasehold.lease.LeaseGate;
 import io.leasehold.spool.ArrivalWatch;
 import io.leasehold.spool.NioArrivalWatch;
 import io.leasehold.spool.PosixItemStore;
@@ -69,10 +68,9 @@ public class SpoolWiring {
     @Produces
     @Singleton
     Drainer drainer(PosixSpool spool, Clock clock, LeaseTerms terms, DrainSettings settings, @Selected Handler handler,
-            SpoolLayout layout, LeaseholdConfig config, DrainEvents events) {
+            SpoolLayout layout, LeaseholdConfig config, DrainEvents events, LeaseService lease) {
         ArrivalWatch arrivals = config.drain().auto() ? new NioArrivalWatch(layout) : ArrivalWatch.NONE;
-        // No controller lease yet: every act carries epoch 0.
-        return new Drainer(spool, clock, terms, settings, handler, LeaseGate.NO_BUS, Infrastructure.getDefaultWorkerPool(),
+        return new Drainer(spool, clock, terms, settings, handler, lease.gate(), Infrastructure.getDefaultWorkerPool(),
                 arrivals, events, config.drain().auto());
     }
 }

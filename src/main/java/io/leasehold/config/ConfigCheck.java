@@ -29,7 +29,10 @@ public final class ConfigCheck {
         if (c.spool().dir().isBlank()) {
             problem("leasehold.spool.dir", "must name a directory");
         }
-        positive("leasehold.spool.tmp-max-age", c.spool().tmpMaxAge());
+        if (c.spool().tmpMaxAge().compareTo(Duration.ofMinutes(1)) < 0) {
+            // Shorter could remove an upload still streaming in, or a reason being written.
+            problem("leasehold.spool.tmp-max-age", "must be at least 1m, got " + c.spool().tmpMaxAge());
+        }
         positive("leasehold.claim.lease", c.claim().lease());
         if (c.claim().renewalsPerLease() < 2) {
             problem("leasehold.claim.renewals-per-lease", "must be at least 2, got " + c.claim().renewalsPerLease());

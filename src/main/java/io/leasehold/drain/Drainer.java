@@ -191,10 +191,11 @@ public final class Drainer {
                 if (!candidates.needsListing()) {
                     break;
                 }
+                long listing = candidates.listingStarts();
                 List<String> batch = spool.pendingBatch(LISTING_BATCH);
                 // Instances list in the same order; shuffling keeps them from racing for the same names.
                 Collections.shuffle(batch);
-                candidates.offerListing(batch, batch.size() < LISTING_BATCH);
+                candidates.offerListing(batch, batch.size() < LISTING_BATCH, listing);
                 continue;
             }
             if (held.containsKey(id)) {
@@ -240,6 +241,9 @@ public final class Drainer {
         if (!this.held.containsKey(claim.id())) {
             working.remove(claim.id(), cancel); // it finished before it was registered
         }
+        if (!accepting) {
+            handBack(held); // claimed while a stop ran: stop's own hand-back may have missed it
+        }
     }
 
     private void finished(HeldClaim held) {
@@ -251,7 +255,9 @@ public final class Drainer {
     }
 
     private void signalIfIdle() {
-        if (running.get() == 0 && candidates.isEmpty() && !candidates.needsListing() && takeoversDue.isEmpty()) {
+        boolean nothingLeft = candidates.isEmpty() && !candidates.needsListing() && takeoversDue.isEmpty();
+        // A stopping drain claims nothing more: it is idle as soon as its running work is over.
+        if (running.get() == 0 && (!accepting || nothingLeft)) {
             for (UniEmitter<? super Boolean> waiter : idleWaiters) {
                 waiter.complete(true);
             }
@@ -289,9 +295,17 @@ public final class Drainer {
      * back to pending/ at once rather than leaving it to expire. Blocks; call it at shutdown.
      */
     public void stop() {
+        stop(settings.shutdownTimeout());
+    }
+
+    /** Stops at once: running attempts are cancelled and their claims handed back (the lease was lost). */
+    public void stopNow() {
+        stop(Duration.ZERO);
+    }
+
+    private void stop(Duration timeout) {
         accepting = false;
         arrivals.close();
-        Duration timeout = settings.shutdownTimeout();
         if (running.get() > 0 && !timeout.isZero()) {
             Uni.createFrom().<Boolean>emitter(waiter -> {
                 idleWaiters.add(waiter);

@@ -20,11 +20,13 @@ final class PendingCandidates {
     private final Queue<String> queue = new ConcurrentLinkedQueue<>();
     private final Set<String> queued = ConcurrentHashMap.newKeySet();
     private volatile boolean seenWhole;
+    /** Counts the reasons to list again, so a listing that raced one does not claim to have seen all. */
+    private final java.util.concurrent.atomic.AtomicLong forgotten = new java.util.concurrent.atomic.AtomicLong();
 
     /** Returns false when full: the folder must then be listed again later. */
     boolean offer(String id) {
         if (queued.size() >= CAPACITY) {
-            seenWhole = false;
+            forgetListing();
             return false;
         }
         if (queued.add(id)) {
@@ -33,11 +35,16 @@ final class PendingCandidates {
         return true;
     }
 
-    void offerListing(Collection<String> ids, boolean whole) {
+    /** Call before listing; pass the answer to {@link #offerListing}. */
+    long listingStarts() {
+        return forgotten.get();
+    }
+
+    void offerListing(Collection<String> ids, boolean whole, long startedAt) {
         for (String id : ids) {
             offer(id);
         }
-        if (whole) {
+        if (whole && forgotten.get() == startedAt) {
             seenWhole = true;
         }
     }
@@ -60,6 +67,7 @@ final class PendingCandidates {
 
     /** Something may have arrived unseen: list again when the queue runs dry. */
     void forgetListing() {
+        forgotten.incrementAndGet();
         seenWhole = false;
     }
 }

@@ -98,9 +98,13 @@ final class Settlement {
         return parked ? "retried" : "lost";
     }
 
+    /** Writes the reason only while the claim is still this holder's, so a late holder overwrites nothing. */
     private void recordReason(HeldClaim claim, String reason) throws IOException {
+        if (spool.find(claim.id(), claim.generation()).isEmpty()) {
+            return;
+        }
         int abandoned = spool.reason(claim.id()).map(Spool.Reason::abandoned).orElse(0);
-        spool.writeReason(claim.id(), new Spool.Reason(claim.attempt(), abandoned, reason));
+        spool.writeReason(claim.id(), new Spool.Reason(claim.generation().toString(), abandoned, reason));
     }
 
     /** Applies {@code move} to the claim's file under its current name, whatever the renewal did to it. */

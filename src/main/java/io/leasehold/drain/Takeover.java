@@ -50,8 +50,19 @@ final class Takeover {
         if (!spool.rename(seen, taken)) {
             return Optional.empty(); // renewed by its holder, or another instance was first
         }
+        try {
+            return afterRename(seen, taken, next);
+        } catch (IOException e) {
+            // The claim is ours now whatever the bookkeeping says: work on it rather than orphan it.
+            LOG.warnf("took over %s but could not read or write its reason: %s", seen, e.getMessage());
+            events.tookOver(seen.id(), next.attempt());
+            return Optional.of(taken);
+        }
+    }
+
+    private Optional<ClaimName> afterRename(ClaimName seen, ClaimName taken, Generation next) throws IOException {
         Optional<Spool.Reason> prior = spool.reason(seen.id());
-        boolean parkedForRetry = prior.isPresent() && prior.get().attempt() == seen.generation().attempt();
+        boolean parkedForRetry = prior.isPresent() && prior.get().generation().equals(seen.generation().toString());
         int abandoned = prior.map(Spool.Reason::abandoned).orElse(0) + (parkedForRetry ? 0 : 1);
         if (next.attempt() > settings.maxAttempts()) {
             giveUp(seen, taken, prior, parkedForRetry, abandoned);
@@ -60,7 +71,7 @@ final class Takeover {
         if (!parkedForRetry) {
             LOG.warnf("took over %s: its holder stopped renewing it (attempt %d of %d)", seen, next.attempt(),
                     settings.maxAttempts());
-            spool.writeReason(seen.id(), new Spool.Reason(seen.generation().attempt(), abandoned,
+            spool.writeReason(seen.id(), new Spool.Reason(seen.generation().toString(), abandoned,
                     "attempt " + seen.generation().attempt() + " was abandoned by its holder"));
         }
         events.tookOver(seen.id(), next.attempt());
@@ -79,7 +90,7 @@ final class Takeover {
             text = "gave up after " + attempts + " attempts (abandoned " + abandoned + " times); last: attempt "
                     + attempts + " was abandoned by its holder";
         }
-        spool.writeReason(seen.id(), new Spool.Reason(attempts, abandoned, text));
+        spool.writeReason(seen.id(), new Spool.Reason(seen.generation().toString(), abandoned, text));
         if (spool.settle(taken, ItemState.FAILED)) {
             LOG.warnf("item %s failed: %s", seen.id(), text);
             events.settled(seen.id(), "failed");

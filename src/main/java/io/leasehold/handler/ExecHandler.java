@@ -24,6 +24,9 @@ public final class ExecHandler implements Handler {
     private static final Logger LOG = Logger.getLogger(ExecHandler.class);
     public static final int EX_TEMPFAIL = 75;
     private static final int STDERR_TAIL_BYTES = 2048;
+    private static final java.util.List<String> SECRETS = java.util.List.of("LEASEHOLD_API_TOKEN",
+            "LEASEHOLD_NATS_PASSWORD", "LEASEHOLD_NATS_TOKEN", "LEASEHOLD_NATS_TLS_TRUSTSTORE_PASSWORD",
+            "LEASEHOLD_NATS_TLS_KEYSTORE_PASSWORD");
 
     private final String command;
     private final Executor workers;
@@ -58,6 +61,8 @@ public final class ExecHandler implements Handler {
                     .redirectOutput(ProcessBuilder.Redirect.INHERIT)
                     .redirectError(stderr.toFile());
             Map<String, String> env = builder.environment();
+            // The service's own secrets are not the command's business.
+            SECRETS.forEach(env::remove);
             env.put("LEASEHOLD_ITEM_ID", item.id());
             env.put("LEASEHOLD_ATTEMPT", Integer.toString(item.attempt()));
             env.put("LEASEHOLD_EPOCH", Long.toString(item.epoch()));

@@ -100,8 +100,25 @@ public final class ControllerLease implements LeaseGate {
             case LOST:
                 throw new ActRefused("the controller lease was lost: " + standing.reason());
             default:
-                throw new ActRefused("this instance does not hold the controller lease: " + standing.reason());
+                Standing now = standing;
+                if (now.holder() != null && now.epoch() > 0) {
+                    return now.epoch(); // acting beside the holder, under its epoch as last read
+                }
+                throw new ActRefused("nobody holds the controller lease yet: " + now.reason());
         }
+    }
+
+    /** Whether an act would pass the gate now (without the side effects of asking). */
+    public boolean canAct() {
+        Mode current = mode;
+        return current == Mode.HELD || current == Mode.UNLEASED
+                || (current == Mode.WAITING && standing.holder() != null && standing.epoch() > 0);
+    }
+
+    /** Whether this instance is the one the lease names (or serves unleased): who drains in leader mode. */
+    public boolean leads() {
+        Mode current = mode;
+        return current == Mode.HELD || current == Mode.UNLEASED;
     }
 
     private void tryTake() {

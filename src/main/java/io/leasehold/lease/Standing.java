@@ -13,6 +13,7 @@ import java.time.Instant;
  * @param reason why the mode is what it is, for people
  * @param reset what was said when the store was found behind the epoch floor, if it was
  */
+@com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
 public record Standing(String mode, long epoch, Holder holder, Instant renewedAt, String reason, Reset reset) {
 
     /** The lease store was found behind the highest epoch ever issued, and its revisions were moved. */

@@ -60,8 +60,8 @@ public final class PosixItemStore implements ItemStore {
                 Files.createLink(target, tmp);
             } catch (FileAlreadyExistsException e) {
                 throw new DuplicateItemException(id);
-            } catch (UnsupportedOperationException e) {
-                moveWithoutLink(tmp, target, id);
+            } catch (UnsupportedOperationException | java.nio.file.FileSystemException e) {
+                moveWithoutLink(tmp, target, id); // a filesystem without hard links (EPERM, ENOTSUP)
             }
             SpoolLayout.forceDirectory(layout.folder(SpoolFolder.PENDING));
         } finally {
@@ -75,7 +75,7 @@ public final class PosixItemStore implements ItemStore {
         if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
             throw new DuplicateItemException(id);
         }
-        SpoolLayout.move(tmp, target);
+        SpoolLayout.moveToSharedName(tmp, target);
     }
 
     private static void writeDurably(Path tmp, InputStream payload, long maxBytes) throws IOException {
@@ -231,8 +231,8 @@ public final class PosixItemStore implements ItemStore {
     @Override
     public ItemView cancel(String id) throws IOException {
         requireState(id, ItemState.PENDING);
-        spool.writeReason(id, new Spool.Reason(0, 0, "cancelled"));
-        if (!SpoolLayout.move(layout.file(SpoolFolder.PENDING, id), layout.file(SpoolFolder.FAILED, id))) {
+        spool.writeReason(id, new Spool.Reason("-", 0, "cancelled"));
+        if (!SpoolLayout.moveToSharedName(layout.file(SpoolFolder.PENDING, id), layout.file(SpoolFolder.FAILED, id))) {
             // Claimed between the look and the move: it is no longer pending.
             spool.deleteReason(id);
             requireState(id, ItemState.PENDING);
@@ -247,7 +247,7 @@ public final class PosixItemStore implements ItemStore {
         if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
             throw new DuplicateItemException(id);
         }
-        if (!SpoolLayout.move(layout.file(SpoolFolder.FAILED, id), target)) {
+        if (!SpoolLayout.moveToSharedName(layout.file(SpoolFolder.FAILED, id), target)) {
             requireState(id, ItemState.FAILED);
         }
         spool.deleteReason(id);

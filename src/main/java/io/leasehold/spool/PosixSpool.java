@@ -93,12 +93,12 @@ public final class PosixSpool implements Spool {
             return false;
         }
         anomalies.forget(SpoolFolder.PENDING, claim.id());
-        return SpoolLayout.move(source, layout.claimFile(claim));
+        return SpoolLayout.moveToUniqueName(source, layout.claimFile(claim));
     }
 
     @Override
     public boolean rename(ClaimName from, ClaimName to) throws IOException {
-        return SpoolLayout.move(layout.claimFile(from), layout.claimFile(to));
+        return SpoolLayout.moveToUniqueName(layout.claimFile(from), layout.claimFile(to));
     }
 
     @Override
@@ -150,7 +150,7 @@ public final class PosixSpool implements Spool {
         if (where != ItemState.DONE && where != ItemState.FAILED) {
             throw new IllegalArgumentException("settle goes to done or failed, not " + where);
         }
-        return SpoolLayout.move(layout.claimFile(claim), layout.file(where.folder(), claim.id()));
+        return SpoolLayout.moveToSharedName(layout.claimFile(claim), layout.file(where.folder(), claim.id()));
     }
 
     @Override
@@ -159,15 +159,16 @@ public final class PosixSpool implements Spool {
         if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
             throw new IOException("cannot hand " + claim + " back: pending/" + claim.id() + " already exists");
         }
-        return SpoolLayout.move(layout.claimFile(claim), target);
+        return SpoolLayout.moveToSharedName(layout.claimFile(claim), target);
     }
 
     @Override
     public void writeReason(String id, Reason reason) throws IOException {
-        Path tmp = Files.createTempFile(layout.folder(SpoolFolder.TMP), "reason-", ".tmp");
+        // Created with the process umask (not createTempFile's 0600): instances under other uids read it too.
+        Path tmp = layout.file(SpoolFolder.TMP, "reason-" + id + "-" + Generation.first().nonce());
         try {
-            Files.writeString(tmp, reason.attempt() + " " + reason.abandoned() + "\n" + reason.text(),
-                    StandardCharsets.UTF_8);
+            Files.writeString(tmp, reason.generation() + " " + reason.abandoned() + "\n" + reason.text(),
+                    StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             Files.move(tmp, layout.file(SpoolFolder.REASONS, id), StandardCopyOption.ATOMIC_MOVE);
         } finally {
             Files.deleteIfExists(tmp);
@@ -186,11 +187,11 @@ public final class PosixSpool implements Spool {
         int newline = text.indexOf('\n');
         String[] header = (newline < 0 ? text : text.substring(0, newline)).split(" ");
         try {
-            return Optional.of(new Reason(Integer.parseInt(header[0]), Integer.parseInt(header[1]),
+            return Optional.of(new Reason(header[0], Integer.parseInt(header[1]),
                     newline < 0 ? "" : text.substring(newline + 1)));
         } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
             // Written by hand or by another tool: keep the words, count nothing.
-            return Optional.of(new Reason(0, 0, text));
+            return Optional.of(new Reason("-", 0, text));
         }
     }
 

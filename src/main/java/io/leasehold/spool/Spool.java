@@ -48,9 +48,9 @@ public interface Spool {
     /**
      * Why an item's last attempt did not succeed, kept on disk beside the spool's folders.
      *
-     * @param attempt the attempt the text belongs to (0 for a cancel)
+     * @param generation the claim generation the text belongs to ("-" for a cancel)
      * @param abandoned how many of the item's attempts were abandoned by a holder that stopped
      */
-    record Reason(int attempt, int abandoned, String text) {
+    record Reason(String generation, int abandoned, String text) {
     }
 }

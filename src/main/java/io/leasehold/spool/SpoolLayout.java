@@ -58,10 +58,20 @@ public final class SpoolLayout {
      *
      * <p>A network filesystem can report failure for a rename that happened (the reply was lost and
      * the retransmission found the source gone), so after any error both names are looked at before
-     * deciding. Every target this service renames to is unique to the mover (a fresh generation or
-     * reading, or an id that exists nowhere else), so finding the target means the move was ours.
+     * deciding. A claim name (a fresh generation or reading) is unique to its mover, so finding it
+     * means the move was ours; done/, failed/ and pending/ names are shared by every holder of the id,
+     * so there a vanished source means someone else moved it.
      */
-    public static boolean move(Path from, Path to) throws IOException {
+    public static boolean moveToUniqueName(Path from, Path to) throws IOException {
+        return move(from, to, true);
+    }
+
+    /** As {@link #moveToUniqueName}, for a target any holder of the id could have moved to. */
+    public static boolean moveToSharedName(Path from, Path to) throws IOException {
+        return move(from, to, false);
+    }
+
+    private static boolean move(Path from, Path to, boolean targetUniqueToMover) throws IOException {
         try {
             Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
             return true;
@@ -70,10 +80,10 @@ public final class SpoolLayout {
         } catch (IOException e) {
             boolean fromThere = Files.exists(from, LinkOption.NOFOLLOW_LINKS);
             boolean toThere = Files.exists(to, LinkOption.NOFOLLOW_LINKS);
-            if (!fromThere && toThere) {
+            if (!fromThere && toThere && targetUniqueToMover) {
                 return true;
             }
-            if (!fromThere && e instanceof NoSuchFileException) {
+            if (!fromThere && (e instanceof NoSuchFileException || toThere)) {
                 return false;
             }
             throw e;

@@ -47,7 +47,7 @@ class ConfigCheckTest {
 
     @ParameterizedTest(name = "{0}={1}")
     @CsvSource(delimiter = '|', value = {
-        "leasehold.spool.tmp-max-age|0s|leasehold.spool.tmp-max-age",
+        "leasehold.spool.tmp-max-age|30s|leasehold.spool.tmp-max-age",
         "leasehold.claim.lease|0s|leasehold.claim.lease",
         "leasehold.claim.lease|-5s|leasehold.claim.lease",
         "leasehold.claim.lease|2s|leasehold.claim.lease",

@@ -98,6 +98,12 @@ public class DrivenClock implements Clock {
         now = target;
     }
 
+    /** Time passes and no tick fires: what a frozen (SIGSTOPped) process sees when it wakes up. */
+    public void pass(Duration by) {
+        monotonicNanos += by.toNanos();
+        now = now.plus(by);
+    }
+
     /** Fires every tick registered under {@code name} now, each to its end. */
     public void tick(String name) {
         boolean found = false;

@@ -1,0 +1,34 @@
+package io.leasehold.app;
+
+import io.leasehold.core.Clock;
+import io.leasehold.core.Reading;
+import io.leasehold.lease.Holder;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+
+/** Names this process among all instances, as the lease's holder and in logs. */
+final class Holders {
+
+    private Holders() {
+    }
+
+    static Holder thisProcess(Clock clock) {
+        String host = hostName();
+        String instance = "leasehold@" + host + " pid " + ProcessHandle.current().pid() + " since "
+                + Reading.format(clock.now());
+        String build = Holders.class.getPackage().getImplementationVersion();
+        return new Holder(instance, host, build == null ? "dev" : build);
+    }
+
+    private static String hostName() {
+        String fromEnv = System.getenv("HOSTNAME");
+        if (fromEnv != null && !fromEnv.isBlank()) {
+            return fromEnv;
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "unknown-host";
+        }
+    }
+}

@@ -1,0 +1,159 @@
+package io.leasehold.app;
+
+import io.leasehold.config.LeaseholdConfig;
+import io.leasehold.core.Blocking;
+import io.leasehold.core.Clock;
+import io.leasehold.lease.ActRefused;
+import io.leasehold.lease.ControllerLease;
+import io.leasehold.lease.Holder;
+import io.leasehold.lease.LeaseGate;
+import io.leasehold.lease.LeaseStoreException;
+import io.leasehold.lease.LeaseTiming;
+import io.leasehold.lease.Standing;
+import io.leasehold.nats.NatsBus;
+import io.leasehold.nats.NatsConnector;
+import io.leasehold.nats.NatsKvLeaseStore;
+import io.leasehold.nats.NatsSettings;
+import io.leasehold.spool.SpoolEpochFloor;
+import io.leasehold.spool.SpoolLayout;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import jakarta.inject.Singleton;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.jboss.logging.Logger;
+
+/**
+ * The controller lease as the service uses it: no-bus when no NATS URL is set, otherwise a
+ * {@link ControllerLease} on a NATS KV bucket, ticked every renew-every. Hands the drain its gate.
+ */
+@Singleton
+public class LeaseService {
+
+    private static final Logger LOG = Logger.getLogger(LeaseService.class);
+    private static final Duration FIRST_STEP_LIMIT = Duration.ofSeconds(30);
+
+    private final LeaseholdConfig config;
+    private final Clock clock;
+    private final SpoolLayout layout;
+    private final Holder me;
+    private final boolean leaderMode;
+    private volatile ControllerLease lease;
+    private volatile Standing before = Standing.noBus();
+    private volatile NatsBus bus;
+    private volatile LeaseTiming timing;
+    private volatile Runnable whenLost = () -> { };
+
+    public LeaseService(LeaseholdConfig config, Clock clock, SpoolLayout layout) {
+        this.config = config;
+        this.clock = clock;
+        this.layout = layout;
+        this.me = Holders.thisProcess(clock);
+        this.leaderMode = config.drain().mode().equals("leader");
+    }
+
+    /** What every act of the drain passes. */
+    public LeaseGate gate() {
+        return new LeaseGate() {
+            @Override
+            public long epochForAct() throws ActRefused {
+                ControllerLease current = lease;
+                if (current == null) {
+                    if (configured()) {
+                        throw new ActRefused(before.reason());
+                    }
+                    return 0;
+                }
+                return current.epochForAct();
+            }
+
+            @Override
+            public boolean mayClaim() {
+                ControllerLease current = lease;
+                if (current == null) {
+                    return !configured();
+                }
+                return leaderMode ? current.leads() : current.canAct();
+            }
+        };
+    }
+
+    public Standing standing() {
+        ControllerLease current = lease;
+        return current == null ? before : current.standing();
+    }
+
+    private boolean configured() {
+        return config.nats().url().filter(u -> !u.isBlank()).isPresent();
+    }
+
+    /** Takes the lease's first step before returning, so the drain starts knowing where it stands. */
+    void start(Runnable whenLost) {
+        if (!configured()) {
+            LOG.info(Standing.noBus().reason());
+            return;
+        }
+        this.whenLost = whenLost;
+        timing = new LeaseTiming(config.lease().duration(), config.lease().renewEvery(),
+                config.lease().renewDeadline());
+        before = new Standing("waiting", 0, null, null, "connecting to " + config.nats().url().get(), null);
+        step().await().atMost(FIRST_STEP_LIMIT);
+        clock.every("leasehold-lease", timing.renewEvery(), this::step);
+    }
+
+    /** One tick: connect while there is no bus yet (nothing is acted meanwhile), then the lease's step. */
+    private Uni<Void> step() {
+        ControllerLease current = lease;
+        if (current != null) {
+            return current.tick();
+        }
+        return Blocking.run(Infrastructure.getDefaultWorkerPool(), this::connect)
+                .chain(() -> lease == null ? Uni.createFrom().voidItem() : lease.tick());
+    }
+
+    private void connect() {
+        try {
+            bus = NatsConnector.connect(settings());
+        } catch (IOException e) {
+            String why = "NATS at " + config.nats().url().get() + " cannot be reached (" + e.getMessage()
+                    + "); nothing is acted until it can";
+            if (!why.equals(before.reason())) {
+                LOG.warn(why);
+            }
+            before = new Standing("waiting", 0, null, null, why, null);
+            return;
+        }
+        NatsKvLeaseStore store = new NatsKvLeaseStore(bus, config.lease().bucket(), config.lease().key());
+        try {
+            store.ensureBucket();
+        } catch (LeaseStoreException e) {
+            // A refused bucket is decided by the lease's own first step (unleased when nobody holds it).
+            LOG.warnf("the lease bucket %s could not be made: %s", config.lease().bucket(), e.getMessage());
+        }
+        lease = new ControllerLease(store, new SpoolEpochFloor(layout), clock, timing, me,
+                Infrastructure.getDefaultWorkerPool(), standing -> whenLost.run());
+    }
+
+    void stop() {
+        ControllerLease current = lease;
+        if (current != null) {
+            current.release();
+        }
+        if (bus != null) {
+            try {
+                bus.close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private NatsSettings settings() {
+        LeaseholdConfig.NatsConfig nats = config.nats();
+        return new NatsSettings(nats.url().get(), nats.user(), nats.password(), nats.token(),
+                nats.credentials().map(Path::of), nats.tls().truststore().map(Path::of),
+                nats.tls().truststorePassword(), nats.tls().keystore().map(Path::of), nats.tls().keystorePassword(),
+                nats.connectTimeout(), nats.requestTimeout(), me.instance());
+    }
+}
