@@ -124,7 +124,7 @@ public final class ControllerLease implements LeaseGate {
     private void tryTake() {
         Optional<LeaseStore.Versioned> seen;
         try {
-            seen = call(store::read, timing.renewEvery());
+            seen = call(store::read, candidateBound());
         } catch (LeaseStoreException e) {
             waitingOrUnleased(e, "who holds the lease cannot be read");
             return;
@@ -164,8 +164,8 @@ public final class ControllerLease implements LeaseGate {
             moveStorePast(highest);
             // Epoch 0 in the value means "the revision of this very write": the first renewal writes it out.
             LeaseRecord record = new LeaseRecord(me, 0, clock.now(), clock.now());
-            revision = abandoned == null ? call(() -> store.create(record), timing.renewEvery())
-                    : call(() -> store.update(record, abandoned.revision()), timing.renewEvery());
+            revision = abandoned == null ? call(() -> store.create(record), candidateBound())
+                    : call(() -> store.update(record, abandoned.revision()), candidateBound());
             floor.raise(revision);
         } catch (LeaseStoreException e) {
             waitingOrUnleased(e, "the lease could not be taken");
@@ -192,11 +192,11 @@ public final class ControllerLease implements LeaseGate {
     }
 
     private void moveStorePast(long highest) throws LeaseStoreException {
-        long storeAt = call(store::lastRevision, timing.renewEvery());
+        long storeAt = call(store::lastRevision, candidateBound());
         if (storeAt >= highest) {
             return;
         }
-        call(() -> store.moveRevisionsPast(highest), timing.renewEvery());
+        call(() -> store.moveRevisionsPast(highest), candidateBound());
         String said = "the lease store was at revision " + storeAt + " while epoch " + highest
                 + " was already issued (its data was wiped or replaced); its revisions were moved past " + highest
                 + " so epochs never go backwards";
@@ -299,6 +299,15 @@ public final class ControllerLease implements LeaseGate {
                     e.getMessage(), timing.duration());
         }
         standing = standing.with("waiting", 0, null, null, "released at shutdown");
+    }
+
+    /**
+     * A candidate has no deadline to keep, so its calls may take longer than a tick: long enough for a
+     * permission refusal, which NATS only reports after its own request timeout, to be told apart
+     * from silence. Ticks that fall due meanwhile are skipped, not queued.
+     */
+    private Duration candidateBound() {
+        return timing.duration();
     }
 
     private static long epochOf(LeaseStore.Versioned versioned) {

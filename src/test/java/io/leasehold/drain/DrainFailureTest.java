@@ -26,45 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Retries, poison items, garbage in the spool, shutdown and drain passes, with time driven by the test. */
-class DrainFailureTest {
-
-    static final Instant T0 = DrivenClock.START;
-    static final Duration WAIT = Duration.ofSeconds(10);
-
-    @TempDir
-    Path dir;
-    SpoolLayout layout;
-    final List<Instance> instances = new ArrayList<>();
-
-    @BeforeEach
-    void createSpool() throws IOException {
-        layout = new SpoolLayout(dir);
-        layout.createFolders();
-    }
-
-    @AfterEach
-    void closeInstances() {
-        instances.forEach(Instance::close);
-    }
-
-    Instance instance(Instant start, int maxAttempts, boolean auto) {
-        Instance instance = new Instance(layout, start, maxAttempts, auto);
-        instances.add(instance);
-        return instance;
-    }
-
-    void enqueue(String id) throws IOException {
-        Path tmp = layout.file(SpoolFolder.TMP, id + ".writing");
-        Files.writeString(tmp, "payload of " + id);
-        Files.move(tmp, layout.file(SpoolFolder.PENDING, id));
-    }
-
-    List<ClaimName> claims() throws IOException {
-        try (Stream<Path> files = Files.list(layout.folder(SpoolFolder.CLAIMED))) {
-            return files.map(p -> ClaimName.parse(p.getFileName().toString())).flatMap(java.util.Optional::stream)
-                    .toList();
-        }
-    }
+class DrainFailureTest extends SpoolTestBase {
 
     String reason(Instance instance, String id) throws IOException {
         return instance.spool.reason(id).map(Spool.Reason::text).orElse("(none)");

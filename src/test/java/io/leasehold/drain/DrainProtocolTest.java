@@ -25,53 +25,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The claim protocol between instances on one spool, with time driven by the test. */
-class DrainProtocolTest {
-
-    static final Instant T0 = DrivenClock.START;
-    static final Duration WAIT = Duration.ofSeconds(10);
-
-    @TempDir
-    Path dir;
-    SpoolLayout layout;
-    final List<Instance> instances = new ArrayList<>();
-
-    @BeforeEach
-    void createSpool() throws IOException {
-        layout = new SpoolLayout(dir);
-        layout.createFolders();
-    }
-
-    @AfterEach
-    void closeInstances() {
-        instances.forEach(Instance::close);
-    }
-
-    Instance instance(Instant start) {
-        Instance instance = new Instance(layout, start);
-        instances.add(instance);
-        return instance;
-    }
-
-    void enqueue(String id, String payload) throws IOException {
-        Path tmp = layout.file(SpoolFolder.TMP, id + ".writing");
-        Files.writeString(tmp, payload);
-        Files.move(tmp, layout.file(SpoolFolder.PENDING, id));
-    }
-
-    List<ClaimName> claims() throws IOException {
-        try (Stream<Path> files = Files.list(layout.folder(SpoolFolder.CLAIMED))) {
-            return files.map(p -> ClaimName.parse(p.getFileName().toString()).orElseThrow()).toList();
-        }
-    }
+class DrainProtocolTest extends SpoolTestBase {
 
     ClaimName onlyClaim() throws IOException {
         List<ClaimName> claims = claims();
         assertEquals(1, claims.size(), "claims: " + claims);
         return claims.get(0);
-    }
-
-    boolean settledIn(SpoolFolder folder, String id) {
-        return Files.exists(layout.file(folder, id));
     }
 
     @Test

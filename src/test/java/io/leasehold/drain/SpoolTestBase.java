@@ -1,0 +1,72 @@
+package io.leasehold.drain;
+
+import io.leasehold.core.ClaimName;
+import io.leasehold.spool.SpoolFolder;
+import io.leasehold.spool.SpoolLayout;
+import io.leasehold.testing.DrivenClock;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A fresh spool in a temporary folder and the instances a test starts on it. */
+abstract class SpoolTestBase {
+
+    static final Instant T0 = DrivenClock.START;
+    static final Duration WAIT = Duration.ofSeconds(10);
+
+    @TempDir
+    Path dir;
+    SpoolLayout layout;
+    final List<Instance> instances = new ArrayList<>();
+
+    @BeforeEach
+    void createSpool() throws IOException {
+        layout = new SpoolLayout(dir);
+        layout.createFolders();
+    }
+
+    @AfterEach
+    void closeInstances() {
+        instances.forEach(Instance::close);
+    }
+
+    Instance instance(Instant start, int maxAttempts, boolean auto) {
+        Instance instance = new Instance(layout, start, maxAttempts, auto);
+        instances.add(instance);
+        return instance;
+    }
+
+    Instance instance(Instant start) {
+        return instance(start, 5, true);
+    }
+
+    /** As another program would: write elsewhere on the filesystem, then rename into pending/. */
+    void enqueue(String id, String payload) throws IOException {
+        Path tmp = layout.file(SpoolFolder.TMP, id + ".writing");
+        Files.writeString(tmp, payload);
+        Files.move(tmp, layout.file(SpoolFolder.PENDING, id));
+    }
+
+    void enqueue(String id) throws IOException {
+        enqueue(id, "payload of " + id);
+    }
+
+    List<ClaimName> claims() throws IOException {
+        try (Stream<Path> files = Files.list(layout.folder(SpoolFolder.CLAIMED))) {
+            return files.map(p -> ClaimName.parse(p.getFileName().toString())).flatMap(Optional::stream).toList();
+        }
+    }
+
+    boolean settledIn(SpoolFolder folder, String id) {
+        return Files.exists(layout.file(folder, id));
+    }
+}
