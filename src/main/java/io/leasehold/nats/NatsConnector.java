@@ -48,6 +48,10 @@ public final class NatsConnector {
                 .connectionTimeout(settings.connectTimeout())
                 .maxReconnects(-1)
                 .reconnectWait(Duration.ofMillis(500))
+                // No buffering while disconnected: a lease write that timed out during an outage must
+                // not be replayed on reconnect, long after its writer gave up on it (seen with jnats'
+                // default buffer: a renewal "failed" while the server was down landed once it was back).
+                .reconnectBufferSize(0)
                 .errorListener(refusals)
                 .connectionListener(NatsConnector::logEvent);
         settings.user().ifPresent(u -> b.userInfo(u, settings.password().orElse("")));

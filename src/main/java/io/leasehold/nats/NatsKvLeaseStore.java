@@ -1,20 +1,27 @@
 package io.leasehold.nats;
 
+import static io.nats.client.support.NatsJetStreamConstants.EXPECTED_LAST_SUB_SEQ_HDR;
+
 import io.leasehold.lease.Holder;
 import io.leasehold.lease.LeaseRecord;
 import io.leasehold.lease.LeaseStore;
 import io.leasehold.lease.LeaseStoreException;
-import io.leasehold.lease.LeaseStoreException.Kind;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamManagement;
 import io.nats.client.JetStreamOptions;
-import io.nats.client.KeyValue;
+import io.nats.client.Message;
 import io.nats.client.KeyValueOptions;
 import io.nats.client.PurgeOptions;
 import io.nats.client.api.KeyValueConfiguration;
 import io.nats.client.api.KeyValueEntry;
 import io.nats.client.api.KeyValueOperation;
+import io.nats.client.api.MessageGetRequest;
+import io.nats.client.api.MessageInfo;
 import io.nats.client.api.StorageType;
+import io.nats.client.impl.Headers;
+import io.nats.client.impl.NatsMessage;
+import io.nats.client.support.NatsKeyValueUtil;
+import java.io.IOException;
 import java.util.Optional;
 
 /**
@@ -29,6 +36,8 @@ public final class NatsKvLeaseStore implements LeaseStore {
     static final int STREAM_NOT_FOUND = 10059;
     /** JetStream's "stream name already in use" (with another config): another instance made it first. */
     static final int STREAM_NAME_IN_USE = 10058;
+    /** JetStream's "no message found": the key was never written (or its entries were purged). */
+    static final int NO_MESSAGE_FOUND = 10037;
 
     private final NatsBus bus;
     private final String bucket;
@@ -36,13 +45,14 @@ public final class NatsKvLeaseStore implements LeaseStore {
     private final String stream;
     private final NatsFailures failures;
     private final JetStreamOptions jsOptions;
-    private volatile KeyValue kv;
+    private final String subject;
 
     public NatsKvLeaseStore(NatsBus bus, String bucket, String key) {
         this.bus = bus;
         this.bucket = bucket;
         this.key = key;
         this.stream = "KV_" + bucket;
+        this.subject = "$KV." + bucket + "." + key;
         this.failures = new NatsFailures(bus.refusals(), bucket, key);
         this.jsOptions = JetStreamOptions.builder().requestTimeout(bus.requestTimeout()).build();
     }
@@ -91,14 +101,9 @@ public final class NatsKvLeaseStore implements LeaseStore {
     public Optional<Versioned> read() throws LeaseStoreException {
         long start = System.nanoTime();
         try {
-            // get answers null for a key never written and for a tombstone (deleted or purged).
-            KeyValueEntry entry = kv(true).get(key);
-            if (entry == null || entry.getOperation() != KeyValueOperation.PUT) {
-                return Optional.empty();
-            }
-            return Optional.of(new Versioned(entry.getRevision(), decode(entry)));
-        } catch (LeaseStoreException e) {
-            throw e;
+            Optional<KeyValueEntry> entry = last(true);
+            return entry.filter(e -> e.getOperation() == KeyValueOperation.PUT)
+                    .map(e -> new Versioned(e.getRevision(), decode(e)));
         } catch (Exception e) {
             throw failures.of("read " + where(), e, start);
         }
@@ -108,8 +113,18 @@ public final class NatsKvLeaseStore implements LeaseStore {
     public long create(LeaseRecord record) throws LeaseStoreException {
         long start = System.nanoTime();
         try {
-            // jnats writes at "expected revision 0", and over a tombstone at the tombstone's revision.
-            return kv(false).create(key, LeaseJson.encode(record));
+            byte[] json = LeaseJson.encode(record);
+            try {
+                return write(json, expecting(0));
+            } catch (JetStreamApiException e) {
+                // A deleted key still has its tombstone as latest entry: create over it at its revision.
+                Optional<KeyValueEntry> last = e.getApiErrorCode() == NatsFailures.WRONG_LAST_SEQUENCE
+                        ? last(false) : Optional.empty();
+                if (last.isPresent() && last.get().getOperation() != KeyValueOperation.PUT) {
+                    return write(json, expecting(last.get().getRevision()));
+                }
+                throw e;
+            }
         } catch (Exception e) {
             throw failures.of("create " + where(), e, start);
         }
@@ -119,7 +134,7 @@ public final class NatsKvLeaseStore implements LeaseStore {
     public long update(LeaseRecord record, long revision) throws LeaseStoreException {
         long start = System.nanoTime();
         try {
-            return kv(false).update(key, LeaseJson.encode(record), revision);
+            return write(LeaseJson.encode(record), expecting(revision));
         } catch (Exception e) {
             throw failures.of("update " + where() + " at revision " + revision, e, start);
         }
@@ -129,7 +144,7 @@ public final class NatsKvLeaseStore implements LeaseStore {
     public void delete(long revision) throws LeaseStoreException {
         long start = System.nanoTime();
         try {
-            kv(false).delete(key, revision);
+            write(null, NatsKeyValueUtil.getDeleteHeaders().put(EXPECTED_LAST_SUB_SEQ_HDR, Long.toString(revision)));
         } catch (Exception e) {
             throw failures.of("delete " + where() + " at revision " + revision, e, start);
         }
@@ -176,19 +191,43 @@ public final class NatsKvLeaseStore implements LeaseStore {
         return KeyValueOptions.builder().jetStreamOptions(jsOptions).build();
     }
 
-    /** The bucket's handle; reading makes a missing bucket, writing never does (see the class doc). */
-    private KeyValue kv(boolean makeIfMissing) throws Exception {
-        KeyValue handle = kv;
-        if (handle != null) {
-            return handle;
+    private static Headers expecting(long revision) {
+        return new Headers().put(EXPECTED_LAST_SUB_SEQ_HDR, Long.toString(revision));
+    }
+
+    /**
+     * Writes to the key's subject as jnats' KeyValue does, but through a JetStream context of our own:
+     * jnats' KeyValue waited 2 s for a publish with no server, whatever request timeout it was given.
+     */
+    private long write(byte[] data, Headers headers) throws Exception {
+        return bus.connection().jetStream(jsOptions)
+                .publish(NatsMessage.builder().subject(subject).data(data).headers(headers).build()).getSeqno();
+    }
+
+    /**
+     * The key's latest entry (a tombstone included), asked of the stream API itself, which always
+     * answers: a bucket that is gone says "stream not found" at once instead of leaving a direct get
+     * without responders. Reading makes a missing bucket when asked to.
+     */
+    private Optional<KeyValueEntry> last(boolean makeIfMissing) throws Exception {
+        byte[] ask = MessageGetRequest.lastForSubject(subject).serialize();
+        Message answer = bus.connection().request("$JS.API.STREAM.MSG.GET." + stream, ask,
+                bus.requestTimeout());
+        if (answer == null) {
+            throw new IOException("no answer to reading " + where() + " within " + bus.requestTimeout());
         }
-        if (makeIfMissing) {
-            ensureBucket();
+        MessageInfo info = new MessageInfo(answer, stream, false);
+        if (info.hasError()) {
+            if (info.getApiErrorCode() == NO_MESSAGE_FOUND) {
+                return Optional.empty();
+            }
+            if (info.getApiErrorCode() == STREAM_NOT_FOUND && makeIfMissing) {
+                ensureBucket();
+                return Optional.empty();
+            }
+            info.throwOnHasError();
         }
-        // Looks the stream up once; a bucket wiped later makes writes fail as unanswered (no stream).
-        handle = bus.connection().keyValue(bucket, kvOptions());
-        kv = handle;
-        return handle;
+        return Optional.of(new KeyValueEntry(info));
     }
 
     private LeaseRecord decode(KeyValueEntry entry) {

@@ -1,0 +1,37 @@
+package io.leasehold.nats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.leasehold.testing.NatsServer;
+import io.nats.client.Connection;
+import java.io.IOException;
+import java.net.ServerSocket;
+import org.junit.jupiter.api.Test;
+
+/** Connection settings against a real server that demands a token. */
+class NatsConnectorTest {
+
+    @Test
+    void aTokenIsSentAndAListSkipsADeadServer() throws Exception {
+        try (NatsServer server = NatsServer.start("authorization { token: \"s3cret\" }")) {
+            int dead;
+            try (ServerSocket s = new ServerSocket(0)) {
+                dead = s.getLocalPort();
+            }
+            String urls = "nats://127.0.0.1:" + dead + " , " + server.url();
+            try (NatsBus bus = NatsConnector.connect(NatsSettings.of(urls).withToken("s3cret"))) {
+                assertEquals(Connection.Status.CONNECTED, bus.connection().getStatus());
+                assertEquals(server.url(), bus.connection().getConnectedUrl());
+            }
+            IOException refused = assertThrows(IOException.class,
+                    () -> NatsConnector.connect(NatsSettings.of(server.url()).withToken("wrong")));
+            System.out.println("wrong token: " + refused);
+        }
+    }
+
+    @Test
+    void noUrlIsAnError() {
+        assertThrows(IOException.class, () -> NatsConnector.connect(NatsSettings.of(" , ")));
+    }
+}
