@@ -131,7 +131,7 @@ public class LeaseService {
             // A refused bucket is decided by the lease's own first step (unleased when nobody holds it).
             LOG.warnf("the lease bucket %s could not be made: %s", config.lease().bucket(), e.getMessage());
         }
-        lease = new ControllerLease(store, new SpoolEpochFloor(layout), clock, timing, me,
+        lease = new ControllerLease(store, new SpoolEpochFloor(layout.root()), clock, timing, me,
                 Infrastructure.getDefaultWorkerPool(), standing -> whenLost.run());
     }
 

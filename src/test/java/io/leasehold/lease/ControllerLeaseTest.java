@@ -51,7 +51,7 @@ class ControllerLeaseTest {
             closing.add(bus);
             NatsKvLeaseStore store = new NatsKvLeaseStore(bus, bucket, "controller");
             store.ensureBucket();
-            lease = new ControllerLease(store, new SpoolEpochFloor(new SpoolLayout(spool)), clock, TIMING,
+            lease = new ControllerLease(store, new SpoolEpochFloor(spool), clock, TIMING,
                     new Holder(name, "test-host", "test"), workers, standing -> lostCalls.incrementAndGet());
             clock.every("lease", TIMING.renewEvery(), lease::tick);
         }
@@ -94,7 +94,7 @@ class ControllerLeaseTest {
         assertEquals(epoch, b.lease.epochForAct(), "a waiting instance acts under the holder's epoch");
         assertTrue(b.lease.canAct());
         assertTrue(!b.lease.leads());
-        assertEquals(epoch, new SpoolEpochFloor(new SpoolLayout(spool)).highest(), "the floor records the epoch");
+        assertEquals(epoch, new SpoolEpochFloor(spool).highest(), "the floor records the epoch");
     }
 
     @Test
