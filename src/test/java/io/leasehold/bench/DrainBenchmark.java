@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.testing.Await;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +47,10 @@ class DrainBenchmark {
     @Order(1)
     void rawRenamesOnTheSameFilesystem() throws IOException {
         BenchSpool raw = fresh("raw");
+        ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
+        long cpuStart = cpu.getCurrentThreadCpuTime();
         double fillSeconds = raw.fill("r", N);
+        long cpuFilled = cpu.getCurrentThreadCpuTime();
         long start = System.nanoTime();
         for (int i = 0; i < N; i++) {
             String id = BenchSpool.id("r", i);
@@ -54,11 +59,14 @@ class DrainBenchmark {
             Files.move(claimed, raw.folder("done").resolve(id), StandardCopyOption.ATOMIC_MOVE);
         }
         double drainSeconds = (System.nanoTime() - start) / 1e9;
+        long cpuDrained = cpu.getCurrentThreadCpuTime();
         assertEquals(N, raw.count("done"));
         rawDrainRate = N / drainSeconds;
         rawCycleRate = N / (fillSeconds + drainSeconds);
-        FIGURES.add("1 raw", "write tmp/ + rename to pending/", num(N / fillSeconds, "items/s"), "N=" + N);
-        FIGURES.add("1 raw", "rename pending->claimed->done", num(rawDrainRate, "items/s"), "the drain part alone");
+        FIGURES.add("1 raw", "write tmp/ + rename to pending/", num(N / fillSeconds, "items/s"),
+                "N=" + N + ", " + num((cpuFilled - cpuStart) / 1e3 / N, "us") + " CPU/item");
+        FIGURES.add("1 raw", "rename pending->claimed->done", num(rawDrainRate, "items/s"),
+                "the drain part alone, " + num((cpuDrained - cpuFilled) / 1e3 / N, "us") + " CPU/item");
         FIGURES.add("1 raw", "whole cycle (all three)", num(rawCycleRate, "items/s"), "the raw rate of the brief");
         raw.delete();
     }
@@ -95,6 +103,8 @@ class DrainBenchmark {
             FIGURES.add(part, "first claim -> done/ holds N", num(N / seconds, "items/s"),
                     String.format("%.2f s for N=%d, filled before start; %.0f%% of raw cycle, %.0f%% of raw drain",
                             seconds, N, 100 * N / seconds / rawCycleRate, 100 * N / seconds / rawDrainRate));
+            FIGURES.note(String.format("Goal (drain >= half the raw cycle rate), c=%d from a cold start: %.0f%%, %s.",
+                    concurrency, 100 * N / seconds / rawCycleRate, N / seconds >= rawCycleRate / 2 ? "met" : "NOT met"));
             FIGURES.add(part, "service CPU per item", num(cpu * 1e6 / N, "us"),
                     String.format("%.1f CPU-s in %.2f s wall (JIT warm-up included)", cpu, seconds));
             FIGURES.add(part, "process start -> first claim", num((firstClaim - launched) / 1e6, "ms"),
@@ -153,6 +163,8 @@ class DrainBenchmark {
         Arrays.sort(ms);
         String note = LATENCY_SAMPLES + " samples after " + LATENCY_WARMUP + " warm-up; each dropped when idle";
         FIGURES.add("3 pickup", "p50 / p90", num(pct(ms, 50), "ms") + " / " + num(pct(ms, 90), "ms"), note);
+        FIGURES.note(String.format("Goal (pickup p50 < 50 ms): %.1f ms, %s.", pct(ms, 50),
+                pct(ms, 50) < 50 ? "met" : "NOT met"));
         FIGURES.add("3 pickup", "p99 / max", num(pct(ms, 99), "ms") + " / " + num(ms[ms.length - 1], "ms"),
                 "rename into pending/ until it is gone from there");
         spool.delete();
