@@ -6,14 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.testing.Await;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -42,33 +42,46 @@ class DrainBenchmark {
     static final Figures FIGURES = new Figures();
     static double rawCycleRate;
     static double rawDrainRate;
+    static final Map<Integer, Double> COLD_RATES = new TreeMap<>();
 
     @Test
     @Order(1)
     void rawRenamesOnTheSameFilesystem() throws IOException {
-        BenchSpool raw = fresh("raw");
-        ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
-        long cpuStart = cpu.getCurrentThreadCpuTime();
-        double fillSeconds = raw.fill("r", N);
-        long cpuFilled = cpu.getCurrentThreadCpuTime();
-        long start = System.nanoTime();
-        for (int i = 0; i < N; i++) {
-            String id = BenchSpool.id("r", i);
-            Path claimed = raw.folder("claimed").resolve(id + "~1-k3x9q~20261130T150000.123Z");
-            Files.move(raw.folder("pending").resolve(id), claimed, StandardCopyOption.ATOMIC_MOVE);
-            Files.move(claimed, raw.folder("done").resolve(id), StandardCopyOption.ATOMIC_MOVE);
+        double[] rates = raw("1 raw");
+        rawCycleRate = rates[0];
+        rawDrainRate = rates[1];
+    }
+
+    /** Measured again after the service runs, so the table shows how much the machine's load moved it. */
+    @Test
+    @Order(7)
+    void rawRenamesAgainAndTheGoals() throws IOException {
+        double again = raw("5 raw again")[0];
+        for (Map.Entry<Integer, Double> cold : COLD_RATES.entrySet()) {
+            double worst = Math.min(cold.getValue() / rawCycleRate, cold.getValue() / again);
+            double best = Math.max(cold.getValue() / rawCycleRate, cold.getValue() / again);
+            FIGURES.note(String.format("Goal (drain >= half the raw cycle rate), c=%d from a cold start: %.0f%%-%.0f%%"
+                    + " of the two raw measurements, %s.", cold.getKey(), 100 * worst, 100 * best,
+                    worst >= 0.5 ? "met" : best >= 0.5 ? "met against one raw figure only" : "NOT met"));
         }
-        double drainSeconds = (System.nanoTime() - start) / 1e9;
-        long cpuDrained = cpu.getCurrentThreadCpuTime();
+    }
+
+    /** The same file moves as the drain, in a bare loop; returns the whole-cycle and drain-part rates. */
+    private static double[] raw(String part) throws IOException {
+        BenchSpool raw = fresh("raw");
+        BenchSpool.RawRun run = raw.rawCycle("r", N);
         assertEquals(N, raw.count("done"));
-        rawDrainRate = N / drainSeconds;
-        rawCycleRate = N / (fillSeconds + drainSeconds);
-        FIGURES.add("1 raw", "write tmp/ + rename to pending/", num(N / fillSeconds, "items/s"),
-                "N=" + N + ", " + num((cpuFilled - cpuStart) / 1e3 / N, "us") + " CPU/item");
-        FIGURES.add("1 raw", "rename pending->claimed->done", num(rawDrainRate, "items/s"),
-                "the drain part alone, " + num((cpuDrained - cpuFilled) / 1e3 / N, "us") + " CPU/item");
-        FIGURES.add("1 raw", "whole cycle (all three)", num(rawCycleRate, "items/s"), "the raw rate of the brief");
+        double fillSeconds = run.fillSeconds();
+        double drainSeconds = run.drainSeconds();
+        double drainRate = N / drainSeconds;
+        double cycleRate = N / (fillSeconds + drainSeconds);
+        FIGURES.add(part, "write tmp/ + rename to pending/", num(N / fillSeconds, "items/s"),
+                "N=" + N + ", " + num(run.fillCpuNanos() / 1e3 / N, "us") + " CPU/item");
+        FIGURES.add(part, "rename pending->claimed->done", num(drainRate, "items/s"),
+                "the drain part alone, " + num(run.drainCpuNanos() / 1e3 / N, "us") + " CPU/item");
+        FIGURES.add(part, "whole cycle (all three)", num(cycleRate, "items/s"), "the raw rate of the brief");
         raw.delete();
+        return new double[] {cycleRate, drainRate};
     }
 
     @Test
@@ -103,8 +116,7 @@ class DrainBenchmark {
             FIGURES.add(part, "first claim -> done/ holds N", num(N / seconds, "items/s"),
                     String.format("%.2f s for N=%d, filled before start; %.0f%% of raw cycle, %.0f%% of raw drain",
                             seconds, N, 100 * N / seconds / rawCycleRate, 100 * N / seconds / rawDrainRate));
-            FIGURES.note(String.format("Goal (drain >= half the raw cycle rate), c=%d from a cold start: %.0f%%, %s.",
-                    concurrency, 100 * N / seconds / rawCycleRate, N / seconds >= rawCycleRate / 2 ? "met" : "NOT met"));
+            COLD_RATES.put(concurrency, N / seconds);
             FIGURES.add(part, "service CPU per item", num(cpu * 1e6 / N, "us"),
                     String.format("%.1f CPU-s in %.2f s wall (JIT warm-up included)", cpu, seconds));
             FIGURES.add(part, "process start -> first claim", num((firstClaim - launched) / 1e6, "ms"),
