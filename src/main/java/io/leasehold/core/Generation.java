@@ -13,6 +13,8 @@ import java.util.regex.Pattern;
 public record Generation(int attempt, String nonce) {
 
     private static final Pattern GRAMMAR = Pattern.compile("([1-9][0-9]{0,8})-([a-z0-9]{1,32})");
+    /** Compiled once: String.matches would compile it again for every claim. */
+    private static final Pattern NONCE = Pattern.compile("[a-z0-9]{1,32}");
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final char[] ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz".toCharArray();
     private static final int NONCE_LENGTH = 10;
@@ -21,7 +23,7 @@ public record Generation(int attempt, String nonce) {
         if (attempt < 1) {
             throw new IllegalArgumentException("attempt counts from 1, got " + attempt);
         }
-        if (!nonce.matches("[a-z0-9]{1,32}")) {
+        if (!NONCE.matcher(nonce).matches()) {
             throw new IllegalArgumentException("nonce must match [a-z0-9]+, got " + nonce);
         }
     }
@@ -49,9 +51,12 @@ public record Generation(int attempt, String nonce) {
     }
 
     private static String freshNonce() {
+        // One draw from the (locked, syscall-backed) SecureRandom per nonce, not one per character.
+        byte[] random = new byte[NONCE_LENGTH];
+        RANDOM.nextBytes(random);
         char[] out = new char[NONCE_LENGTH];
         for (int i = 0; i < out.length; i++) {
-            out[i] = ALPHABET[RANDOM.nextInt(ALPHABET.length)];
+            out[i] = ALPHABET[(random[i] & 0xff) % ALPHABET.length];
         }
         return new String(out);
     }

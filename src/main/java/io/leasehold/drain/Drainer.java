@@ -250,7 +250,9 @@ public final class Drainer {
         this.held.remove(held.id(), held);
         working.remove(held.id());
         running.decrementAndGet();
-        requestFill();
+        // Already on a worker (or stopping, when it claims nothing): claim the next item here rather than
+        // handing the fill to another worker, which cost a thread switch per item.
+        fillSynchronously();
         signalIfIdle();
     }
 

@@ -6,6 +6,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.inject.Singleton;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** The drain's events as Micrometer meters, scraped at /q/metrics. */
 @Singleton
@@ -17,6 +19,8 @@ public class MicrometerDrainEvents implements DrainEvents {
     private final Counter takeovers;
     private final Counter lost;
     private final Counter handedBack;
+    private final Map<String, Counter> attempts = new ConcurrentHashMap<>();
+    private final Map<String, Timer> durations = new ConcurrentHashMap<>();
 
     public MicrometerDrainEvents(MeterRegistry registry) {
         this.registry = registry;
@@ -55,10 +59,11 @@ public class MicrometerDrainEvents implements DrainEvents {
 
     @Override
     public void attempted(String id, String outcome, Duration took) {
-        Counter.builder("leasehold.attempts").description("handler attempts by outcome").tag("outcome", outcome)
-                .register(registry).increment();
-        Timer.builder("leasehold.handler.duration").description("time one handler attempt took")
-                .tag("outcome", outcome).register(registry).record(took);
+        // Looked up once per outcome: building and registering a meter for every item costs more than the item.
+        attempts.computeIfAbsent(outcome, o -> Counter.builder("leasehold.attempts")
+                .description("handler attempts by outcome").tag("outcome", o).register(registry)).increment();
+        durations.computeIfAbsent(outcome, o -> Timer.builder("leasehold.handler.duration")
+                .description("time one handler attempt took").tag("outcome", o).register(registry)).record(took);
     }
 
     @Override

@@ -1,0 +1,117 @@
+package io.leasehold.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/** A spool directory the benchmark fills and counts with plain file operations, as another program would. */
+final class BenchSpool {
+
+    static final String[] FOLDERS = {"tmp", "pending", "claimed", "done", "failed"};
+
+    final Path root;
+
+    BenchSpool(Path root) throws IOException {
+        this.root = root;
+        for (String folder : FOLDERS) {
+            Files.createDirectories(root.resolve(folder));
+        }
+    }
+
+    Path folder(String name) {
+        return root.resolve(name);
+    }
+
+    static byte[] payload(int i) {
+        return ("{\"n\":" + i + ",\"note\":\"benchmark item, handled by the log handler as a no-op\"}")
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    static String id(String prefix, int i) {
+        return prefix + "-" + i;
+    }
+
+    /** The way any producer enqueues: write the payload in tmp/, then rename it into pending/. */
+    void enqueue(String id, byte[] payload) throws IOException {
+        Path tmp = folder("tmp").resolve(id);
+        Files.write(tmp, payload);
+        Files.move(tmp, folder("pending").resolve(id), StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** Enqueues n items; returns the seconds it took. */
+    double fill(String prefix, int n) throws IOException {
+        long start = System.nanoTime();
+        for (int i = 0; i < n; i++) {
+            enqueue(id(prefix, i), payload(i));
+        }
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    record RawRun(double fillSeconds, double drainSeconds, long fillCpuNanos, long drainCpuNanos) {
+    }
+
+    /**
+     * The drain's file moves in a bare loop: n items written to tmp/ and renamed into pending/, then
+     * each renamed pending -> claimed (under a claim-like name) -> done. Wall and CPU time of both halves.
+     */
+    RawRun rawCycle(String prefix, int n) throws IOException {
+        ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
+        long cpuStart = cpu.getCurrentThreadCpuTime();
+        double fillSeconds = fill(prefix, n);
+        long cpuFilled = cpu.getCurrentThreadCpuTime();
+        long start = System.nanoTime();
+        for (int i = 0; i < n; i++) {
+            String id = id(prefix, i);
+            Path claimed = folder("claimed").resolve(id + "~1-k3x9q~20261130T150000.123Z");
+            Files.move(folder("pending").resolve(id), claimed, StandardCopyOption.ATOMIC_MOVE);
+            Files.move(claimed, folder("done").resolve(id), StandardCopyOption.ATOMIC_MOVE);
+        }
+        double drainSeconds = (System.nanoTime() - start) / 1e9;
+        return new RawRun(fillSeconds, drainSeconds, cpuFilled - cpuStart, cpu.getCurrentThreadCpuTime() - cpuFilled);
+    }
+
+    /** Entries in a folder, read whole. */
+    long count(String folder) {
+        long n = 0;
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder(folder))) {
+            for (Path ignored : entries) {
+                n++;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return n;
+    }
+
+    /** Whether a folder has any entry; reads only the first block of a large folder. */
+    boolean isEmpty(String folder) {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder(folder))) {
+            return !entries.iterator().hasNext();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    void delete() throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> all = Files.walk(root)) {
+            all.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.delete(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        }
+    }
+}
