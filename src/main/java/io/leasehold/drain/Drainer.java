@@ -250,9 +250,14 @@ public final class Drainer {
         this.held.remove(held.id(), held);
         working.remove(held.id());
         running.decrementAndGet();
-        // Already on a worker (or stopping, when it claims nothing): claim the next item here rather than
-        // handing the fill to another worker, which cost a thread switch per item.
-        fillSynchronously();
+        // Usually on a worker after the settlement: claim the next item here rather than hand the fill to
+        // another worker (a thread switch per item). A cancellation can end the work on an event loop,
+        // which must never do file I/O: then the fill goes to a worker.
+        if (io.vertx.core.Context.isOnEventLoopThread()) {
+            requestFill();
+        } else {
+            fillSynchronously();
+        }
         signalIfIdle();
     }
 
