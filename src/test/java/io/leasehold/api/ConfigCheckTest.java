@@ -64,6 +64,15 @@ class ConfigCheckTest {
         "leasehold.handler|exec|leasehold.handler.exec.command",
         "leasehold.item.max-bytes|0|leasehold.item.max-bytes",
         "leasehold.api.token|'   '|leasehold.api.token",
+        "leasehold.lease.renew-every|0s|leasehold.lease.renew-every",
+        "leasehold.lease.renew-every|500ms|leasehold.lease.renew-every",
+        "leasehold.lease.renew-deadline|5s|leasehold.lease.renew-deadline",
+        "leasehold.lease.renew-deadline|3s|leasehold.lease.renew-deadline",
+        "leasehold.lease.duration|10s|leasehold.lease.duration",
+        "leasehold.lease.duration|8s|leasehold.lease.duration",
+        "leasehold.lease.bucket|'my bucket'|leasehold.lease.bucket",
+        "leasehold.lease.key|.hidden|leasehold.lease.key",
+        "leasehold.nats.user|alice|leasehold.nats.password",
     })
     void aBadValueIsRefusedNamingItsKey(String key, String value, String named) {
         Map<String, String> properties = new HashMap<>();
