@@ -205,6 +205,13 @@ public final class ControllerLease implements LeaseGate {
     }
 
     private void adopt(LeaseStore.Versioned mine) {
+        try {
+            floor.raise(epochOf(mine));
+        } catch (IOException e) {
+            standing = standing.with("waiting", 0, null, null, "the epoch floor in the spool is unusable: "
+                    + e.getMessage());
+            return;
+        }
         heldRevision = mine.revision();
         heldEpoch = epochOf(mine);
         takenAt = mine.record().takenAt();
