@@ -83,7 +83,7 @@ class LeaseHoldingIT {
         ServiceProcess other = holder == a ? b : a;
         long oldEpoch = lease(holder).epoch();
 
-        Duration failover = LeaseFailover.afterKill(holder, other, Duration.ofSeconds(30));
+        Duration failover = LeaseFailover.afterKill(holder, List.of(other), Duration.ofSeconds(30)).after();
         Lease now = lease(other);
         Duration bound = DURATION.plus(RENEW_EVERY);
         System.out.printf("failover after SIGKILL: %d ms (bound %d ms + %d ms polling slack)%n",
