@@ -91,8 +91,11 @@ public final class NatsKvLeaseStore implements LeaseStore {
     public Optional<Versioned> read() throws LeaseStoreException {
         long start = System.nanoTime();
         try {
+            // Every read makes a missing bucket: the bus's data may be wiped under a running instance, and
+            // one that waits (reads) must be able to take the lease in a new bucket; writes never make it.
+            ensureBucket();
             // get answers null for a key never written and for a tombstone (deleted or purged).
-            KeyValueEntry entry = kv(true).get(key);
+            KeyValueEntry entry = kv(false).get(key);
             if (entry == null || entry.getOperation() != KeyValueOperation.PUT) {
                 return Optional.empty();
             }
