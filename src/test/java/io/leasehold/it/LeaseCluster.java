@@ -83,6 +83,10 @@ final class LeaseCluster implements AutoCloseable {
         return start(name, Map.of());
     }
 
+    List<ServiceProcess> instances() {
+        return List.copyOf(instances);
+    }
+
     /** GET /lease of one instance, or null when it does not answer (killed, frozen, exited). */
     static Lease lease(ServiceProcess p) {
         if (!p.isAlive()) {
