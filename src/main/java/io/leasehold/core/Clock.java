@@ -26,6 +26,14 @@ public interface Clock {
      */
     Ticks every(String name, Duration period, Supplier<Uni<Void>> tick);
 
+    /**
+     * Completes once {@code delay} has passed: for a wait shorter than a tick's period, so that a
+     * deadline falling between two ticks is met when it falls rather than up to a period later.
+     */
+    default Uni<Void> after(Duration delay) {
+        return Uni.createFrom().voidItem().onItem().delayIt().by(delay);
+    }
+
     /** A running periodic tick. */
     interface Ticks extends AutoCloseable {
         @Override

@@ -50,6 +50,8 @@ public final class ControllerLease implements LeaseGate {
     private volatile Standing standing;
     private volatile long heldEpoch;
     private volatile long lastRenewalSentNanos;
+    /** Set by a waiting step: how long until the lease seen unchanged may be taken (0: nothing due). */
+    private volatile long takeDueInNanos;
     // Touched only by step(), which the clock never runs twice at once.
     private long heldRevision;
     private Instant takenAt;
@@ -74,10 +76,24 @@ public final class ControllerLease implements LeaseGate {
 
     /** One step of the state machine: what the renew-every tick runs. */
     public Uni<Void> tick() {
-        return Blocking.run(workers, this::step);
+        return Blocking.run(workers, this::step).chain(this::takeWhenDue);
+    }
+
+    /**
+     * A lease that comes due between two ticks is looked at again when it does: the next tick could
+     * come a hair early (the ticks and the reads are not exact) and the take slip a whole period, past
+     * the duration + renew-every a failover may take.
+     */
+    private Uni<Void> takeWhenDue() {
+        long due = takeDueInNanos;
+        if (due <= 0 || due >= timing.renewEvery().toNanos()) {
+            return Uni.createFrom().voidItem();
+        }
+        return clock.after(Duration.ofNanos(due)).chain(() -> Blocking.run(workers, this::step));
     }
 
     void step() {
+        takeDueInNanos = 0;
         switch (mode) {
             case HELD -> renew();
             case WAITING, UNLEASED -> tryTake();
@@ -148,6 +164,7 @@ public final class ControllerLease implements LeaseGate {
             seenSinceNanos = now;
         }
         if (now - seenSinceNanos < timing.duration().toNanos()) {
+            takeDueInNanos = timing.duration().toNanos() - (now - seenSinceNanos);
             standing = standing.with("waiting", epochOf(current), current.record().holder(), null,
                     "held by " + describe(current));
             return;

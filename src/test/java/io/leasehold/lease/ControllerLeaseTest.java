@@ -114,6 +114,24 @@ class ControllerLeaseTest {
     }
 
     @Test
+    void aLeaseThatComesDueBetweenTwoTicksIsTakenWhenItDoesNotAPeriodLater() throws Exception {
+        Instance a = new Instance("a");
+        a.step();
+        long first = a.lease.epochForAct();
+        Instance b = new Instance("b");
+        long seen = b.clock.monotonicNanos();
+        b.step(); // sees a's revision (the driven clock stands still during the read)
+        // The tick that should find the duration up comes a millisecond early, as real ticks and reads
+        // do; a frozen a never renews. Waiting for the next tick would take over a whole period late.
+        b.clock.pass(TIMING.duration().minus(Duration.ofMillis(1)));
+        b.step();
+        assertEquals("held", b.mode(), "taken when the duration was up");
+        assertEquals(TIMING.duration().toNanos(), b.clock.monotonicNanos() - seen,
+                "after exactly the full duration on b's own clock, never before");
+        assertTrue(b.lease.epochForAct() > first);
+    }
+
+    @Test
     void aCandidateTakesOverOnlyAfterSeeingItUnrenewedForAFullDuration() throws Exception {
         Instance a = new Instance("a");
         a.step();

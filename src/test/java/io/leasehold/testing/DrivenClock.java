@@ -69,6 +69,13 @@ public class DrivenClock implements Clock {
         return job;
     }
 
+    /** The wait passes at once, in driven time only: no tick fires meanwhile. */
+    @Override
+    public Uni<Void> after(Duration delay) {
+        pass(delay);
+        return Uni.createFrom().voidItem();
+    }
+
     /** Sets the time without firing anything (a clock that jumps, or a frozen process). */
     public void set(Instant instant) {
         now = instant;
@@ -94,8 +101,10 @@ public class DrivenClock implements Clock {
             next.due = next.due.plus(next.period);
             next.fire();
         }
-        monotonicNanos += Duration.between(now, target).toNanos();
-        now = target;
+        if (target.isAfter(now)) { // a tick's after() may have moved the time past the target already
+            monotonicNanos += Duration.between(now, target).toNanos();
+            now = target;
+        }
     }
 
     /** Time passes and no tick fires: what a frozen (SIGSTOPped) process sees when it wakes up. */
