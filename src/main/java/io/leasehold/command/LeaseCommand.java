@@ -1,9 +1,11 @@
 package io.leasehold.command;
 
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.logging.Handler;
 import java.util.logging.Level;
+import org.jboss.logging.Logger;
 import org.jboss.logmanager.formatters.PatternFormatter;
 import org.jboss.logmanager.handlers.ConsoleHandler;
 
@@ -15,6 +17,7 @@ import org.jboss.logmanager.handlers.ConsoleHandler;
  */
 public final class LeaseCommand {
 
+    private static final Logger LOG = Logger.getLogger(LeaseCommand.class);
     static final int USAGE = 2;
 
     private LeaseCommand() {
@@ -41,6 +44,8 @@ public final class LeaseCommand {
             return 1;
         }
         logToStderr();
+        // A store call given up as indeterminate may still fail later; nobody waits for that answer any more.
+        Infrastructure.setDroppedExceptionHandler(e -> LOG.debugf("late answer ignored: %s", e));
         return invocation.kind() == Invocation.Kind.STATUS ? StatusCommand.run(config, out)
                 : new ExecCommand(invocation, config).run();
     }
