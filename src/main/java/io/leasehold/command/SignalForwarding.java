@@ -3,6 +3,7 @@ package io.leasehold.command;
 import java.util.List;
 import org.jboss.logging.Logger;
 import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /**
  * Passes SIGTERM, SIGINT and SIGHUP sent to {@code lease exec} on to CMD's process group, instead of
@@ -20,10 +21,15 @@ final class SignalForwarding {
     static void to(CommandProcess child) {
         for (String name : FORWARDED) {
             try {
-                Signal.handle(new Signal(name), signal -> {
+                SignalHandler before = Signal.handle(new Signal(name), signal -> {
                     LOG.infof("passing SIG%s on to CMD (process group %d)", name, child.pgid());
                     child.signal(name);
                 });
+                if (before == SignalHandler.SIG_IGN) {
+                    // The JVM keeps a signal ignored since its start (e.g. SIGINT of a job started with '&'),
+                    // and so does CMD, which inherited that: nothing to pass on, as for any background job.
+                    LOG.infof("SIG%s was ignored when lease exec started: it stays ignored, also by CMD", name);
+                }
             } catch (IllegalArgumentException | UnsupportedOperationException e) {
                 // e.g. the JVM runs with -Xrs: the signal keeps its default effect on this JVM.
                 LOG.warnf("SIG%s cannot be passed on to CMD: %s", name, e.getMessage());

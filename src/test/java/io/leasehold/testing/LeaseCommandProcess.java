@@ -37,8 +37,11 @@ public final class LeaseCommandProcess implements AutoCloseable {
         if (jar == null || !Files.isRegularFile(Path.of(jar))) {
             throw new IllegalStateException("system property leasehold.jar must name the packaged jar, got " + jar);
         }
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        // As a command typed at a terminal: SIGINT not ignored, even when the build runs in the background
+        // (a job started with '&' inherits SIGINT ignored, and a JVM cannot undo that).
+        List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1"));
         config.forEach((key, value) -> command.add("-D" + key + "=" + value));
         command.addAll(List.of("-jar", jar, "lease"));
         command.addAll(List.of(words));
