@@ -2,6 +2,7 @@ package io.leasehold.command;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jboss.logging.Logger;
@@ -19,6 +20,7 @@ final class CommandRun {
     private final Duration grace;
     private final AtomicReference<CommandProcess> child = new AtomicReference<>();
     private final AtomicReference<String> stopReason = new AtomicReference<>();
+    private final List<String> pendingSignals = new ArrayList<>();
 
     CommandRun(Duration grace) {
         this.grace = grace;
@@ -33,8 +35,23 @@ final class CommandRun {
         }
     }
 
+    /** A signal for CMD's process group; kept until CMD runs when it comes before. */
+    void signal(String name) {
+        CommandProcess running;
+        synchronized (pendingSignals) {
+            running = child.get();
+            if (running == null) {
+                pendingSignals.add(name);
+                return;
+            }
+        }
+        LOG.infof("passing SIG%s on to CMD (process group %d)", name, running.pgid());
+        running.signal(name);
+    }
+
     /** Runs CMD to its end; answers its exit status (128 + signal when a signal ended it). */
     int run(List<String> argv, long epoch) {
+        SignalForwarding.to(this); // before the start: no signal may end this JVM and leave CMD running
         String before = stopReason.get();
         if (before != null) {
             LOG.errorf("CMD not started: %s", before);
@@ -47,12 +64,16 @@ final class CommandRun {
             LOG.errorf("could not start CMD %s: %s", argv, e.getMessage());
             return NOT_STARTED;
         }
-        child.set(started);
-        SignalForwarding.to(started);
+        List<String> early;
+        synchronized (pendingSignals) {
+            child.set(started);
+            early = List.copyOf(pendingSignals);
+        }
+        early.forEach(this::signal); // sent while CMD was being started
         LOG.infof("CMD started (pid and process group %d) under epoch %d", started.pgid(), epoch);
-        String early = stopReason.get();
-        if (early != null) {
-            started.stop(early, grace); // the epoch went stale between the decision and the start
+        String staleMeanwhile = stopReason.get();
+        if (staleMeanwhile != null) {
+            started.stop(staleMeanwhile, grace); // the epoch went stale between the decision and the start
         }
         int status = started.waitFor();
         String why = stopReason.get();

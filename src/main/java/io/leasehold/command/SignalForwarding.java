@@ -18,13 +18,11 @@ final class SignalForwarding {
     private SignalForwarding() {
     }
 
-    static void to(CommandProcess child) {
+    /** From now on, these signals go to {@code run} (which passes them to CMD once it runs). */
+    static void to(CommandRun run) {
         for (String name : FORWARDED) {
             try {
-                SignalHandler before = Signal.handle(new Signal(name), signal -> {
-                    LOG.infof("passing SIG%s on to CMD (process group %d)", name, child.pgid());
-                    child.signal(name);
-                });
+                SignalHandler before = Signal.handle(new Signal(name), signal -> run.signal(name));
                 if (before == SignalHandler.SIG_IGN) {
                     // The JVM keeps a signal ignored since its start (e.g. SIGINT of a job started with '&'),
                     // and so does CMD, which inherited that: nothing to pass on, as for any background job.
