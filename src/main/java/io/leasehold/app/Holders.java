@@ -7,14 +7,19 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 
 /** Names this process among all instances, as the lease's holder and in logs. */
-final class Holders {
+public final class Holders {
 
     private Holders() {
     }
 
     static Holder thisProcess(Clock clock) {
+        return thisProcess("leasehold", clock);
+    }
+
+    /** This process as {@code <role>@<host> pid <pid> since <reading>}, e.g. role "leasehold-exec". */
+    public static Holder thisProcess(String role, Clock clock) {
         String host = hostName();
-        String instance = "leasehold@" + host + " pid " + ProcessHandle.current().pid() + " since "
+        String instance = role + "@" + host + " pid " + ProcessHandle.current().pid() + " since "
                 + Reading.format(clock.now());
         String build = Holders.class.getPackage().getImplementationVersion();
         return new Holder(instance, host, build == null ? "dev" : build);

@@ -25,6 +25,13 @@ public final class ConfigCheck {
         }
     }
 
+    /** The problems of the {@code leasehold.lease.*} keys alone, each naming its key (for command mode). */
+    public static List<String> leaseProblems(LeaseholdConfig.LeaseConfig lease) {
+        ConfigCheck check = new ConfigCheck();
+        check.lease(lease);
+        return List.copyOf(check.problems);
+    }
+
     private void all(LeaseholdConfig c) {
         if (c.spool().dir().isBlank()) {
             problem("leasehold.spool.dir", "must name a directory");

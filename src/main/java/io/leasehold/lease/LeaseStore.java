@@ -32,5 +32,10 @@ public interface LeaseStore {
 
     /** A value with the revision it was written at. */
     record Versioned(long revision, LeaseRecord record) {
+
+        /** The holder's epoch: the value's, or this revision while the value still says 0 ("this write"). */
+        public long epoch() {
+            return record.epoch() != 0 ? record.epoch() : revision;
+        }
     }
 }

@@ -1,0 +1,82 @@
+package io.leasehold.command;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What {@code lease ...} on the command line asks for: {@code status}, {@code help}, or {@code exec}
+ * of a command given as its own words (or, with {@code --shell}, as one line for {@code /bin/sh -c}).
+ */
+public record Invocation(Kind kind, boolean shell, List<String> command) {
+
+    public enum Kind { STATUS, EXEC, HELP }
+
+    static final String USAGE = """
+            usage: java -jar quarkus-run.jar lease status
+                   java -jar quarkus-run.jar lease exec [--shell] -- CMD [ARGS...]
+              status  prints who holds the controller lease (JSON), or that nobody does, or no-bus
+              exec    runs CMD with LEASEHOLD_EPOCH set; takes the lease for the run when nobody holds it
+              --shell runs the words after -- as one line with /bin/sh -c (without it, no shell)
+            configuration: -Dleasehold.nats.url=... or LEASEHOLD_NATS_URL / NATS_URL, and the other
+            leasehold.nats.*, leasehold.lease.* and leasehold.spool.dir keys of the service""";
+
+    public Invocation {
+        command = List.copyOf(command);
+    }
+
+    /** Parses the words after {@code lease}. */
+    public static Invocation parse(List<String> words) throws UsageException {
+        if (words.isEmpty()) {
+            throw new UsageException("lease needs a subcommand: status or exec");
+        }
+        String sub = words.get(0);
+        List<String> rest = words.subList(1, words.size());
+        switch (sub) {
+            case "status":
+                if (!rest.isEmpty()) {
+                    throw new UsageException("lease status takes no arguments, got " + rest);
+                }
+                return new Invocation(Kind.STATUS, false, List.of());
+            case "exec":
+                return exec(rest);
+            case "help", "-h", "--help":
+                return new Invocation(Kind.HELP, false, List.of());
+            default:
+                throw new UsageException("unknown lease subcommand '" + sub + "' (status or exec)");
+        }
+    }
+
+    private static Invocation exec(List<String> words) throws UsageException {
+        boolean shell = false;
+        int i = 0;
+        for (; i < words.size(); i++) {
+            String word = words.get(i);
+            if (word.equals("--")) {
+                i++;
+                break;
+            }
+            if (word.equals("--shell")) {
+                shell = true;
+            } else if (word.startsWith("-")) {
+                throw new UsageException("unknown lease exec option '" + word + "' (only --shell; end options with --)");
+            } else {
+                break; // the command itself, given without --
+            }
+        }
+        List<String> command = words.subList(i, words.size());
+        if (command.isEmpty()) {
+            throw new UsageException("lease exec needs a command after --");
+        }
+        return new Invocation(Kind.EXEC, shell, command);
+    }
+
+    /** The argument vector to start: the words themselves, or {@code /bin/sh -c "<words joined>"}. */
+    public List<String> argv() {
+        if (!shell) {
+            return command;
+        }
+        List<String> argv = new ArrayList<>(List.of("/bin/sh", "-c"));
+        argv.add(String.join(" ", command));
+        return argv;
+    }
+}

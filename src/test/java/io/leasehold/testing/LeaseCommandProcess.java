@@ -1,0 +1,136 @@
+package io.leasehold.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code java -jar <leasehold.jar> lease ...} as a child process of the test: command mode of the
+ * packaged jar, with config keys as -D settings and extra environment variables. Inherited NATS_URL
+ * and LEASEHOLD_* variables are removed, so only what a test gives counts. stdout and stderr go to
+ * files under {@code target/it-logs}. Close it: that kills it (and what it ran) if it still runs.
+ */
+public final class LeaseCommandProcess implements AutoCloseable {
+
+    private final String name;
+    private final Process process;
+    private final Path out;
+    private final Path err;
+
+    private LeaseCommandProcess(String name, Process process, Path out, Path err) {
+        this.name = name;
+        this.process = process;
+        this.out = out;
+        this.err = err;
+    }
+
+    public static LeaseCommandProcess start(String name, Map<String, String> config, Map<String, String> env,
+            String... words) {
+        String jar = System.getProperty("leasehold.jar");
+        if (jar == null || !Files.isRegularFile(Path.of(jar))) {
+            throw new IllegalStateException("system property leasehold.jar must name the packaged jar, got " + jar);
+        }
+        // As a command typed at a terminal: SIGINT not ignored, even when the build runs in the background
+        // (a job started with '&' inherits SIGINT ignored, and a JVM cannot undo that).
+        List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1"));
+        config.forEach((key, value) -> command.add("-D" + key + "=" + value));
+        command.addAll(List.of("-jar", jar, "lease"));
+        command.addAll(List.of(words));
+        try {
+            Path dir = Files.createDirectories(Path.of("target", "it-logs"));
+            String stem = name + "-" + System.nanoTime();
+            Path out = dir.resolve(stem + ".out");
+            Path err = dir.resolve(stem + ".err");
+            ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile())
+                    .redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+            builder.environment().keySet().removeIf(k -> k.equals("NATS_URL") || k.startsWith("LEASEHOLD_"));
+            builder.environment().putAll(env);
+            return new LeaseCommandProcess(name, builder.start(), out, err);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start " + name, e);
+        }
+    }
+
+    /** Runs to the end (within {@code deadline}) and answers the exit status. */
+    public static Finished run(String name, Map<String, String> config, Map<String, String> env, Duration deadline,
+            String... words) {
+        try (LeaseCommandProcess p = start(name, config, env, words)) {
+            int status = p.awaitExit(deadline);
+            return new Finished(status, p.stdout(), p.stderr());
+        }
+    }
+
+    /** What a finished run left: exit status, stdout, stderr. */
+    public record Finished(int status, String stdout, String stderr) {
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public String stdout() {
+        return read(out);
+    }
+
+    public String stderr() {
+        return read(err);
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Sends a signal (TERM, INT, HUP, KILL ...) to the command JVM itself. */
+    public void signal(String signal) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid())).inheritIO().start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new AssertionError("kill -" + signal + " " + pid() + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+
+    public int awaitExit(Duration deadline) {
+        Await.until(name + " exits (stderr " + err + ")", deadline, () -> !process.isAlive());
+        return process.exitValue();
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            process.destroyForcibly();
+            try {
+                process.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name + "(pid " + pid() + ")";
+    }
+}
