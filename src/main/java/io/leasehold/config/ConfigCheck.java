@@ -79,6 +79,12 @@ public final class ConfigCheck {
             problem("leasehold.item.max-bytes", "must be at least 1 byte");
         }
         lease(c.lease());
+        if (c.nats().requestTimeout().compareTo(c.lease().duration()) >= 0) {
+            // NATS reports a permission refusal only when its request times out: a candidate waits at most
+            // a lease duration for an answer, so a longer timeout would hide the refusal (no unleased mode).
+            problem("leasehold.nats.request-timeout", "(" + c.nats().requestTimeout()
+                    + ") must be shorter than leasehold.lease.duration (" + c.lease().duration() + ")");
+        }
         if (c.nats().user().isPresent() != c.nats().password().isPresent()) {
             problem("leasehold.nats.password", "and leasehold.nats.user go together");
         }

@@ -73,6 +73,7 @@ class ConfigCheckTest {
         "leasehold.lease.bucket|'my bucket'|leasehold.lease.bucket",
         "leasehold.lease.key|.hidden|leasehold.lease.key",
         "leasehold.nats.user|alice|leasehold.nats.password",
+        "leasehold.nats.request-timeout|15s|leasehold.nats.request-timeout",
     })
     void aBadValueIsRefusedNamingItsKey(String key, String value, String named) {
         Map<String, String> properties = new HashMap<>();
