@@ -119,7 +119,7 @@ final class ExecCommand {
 
     /** Empty when another holder took the lease first (the caller then borrows its epoch). */
     private Optional<Integer> taken(NatsKvLeaseStore store, Holder me, LeaseTiming timing) {
-        SpoolEpochFloor floor = new SpoolEpochFloor(new SpoolLayout(config.spoolDir()));
+        SpoolEpochFloor floor = new SpoolEpochFloor(new SpoolLayout(config.spoolDir()).root());
         TakenLease lease = new TakenLease(
                 onLost -> new ControllerLease(store, floor, clock, timing, me, workers, onLost), workers, run);
         Standing standing = lease.firstStep();
