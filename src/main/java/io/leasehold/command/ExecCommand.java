@@ -1,7 +1,7 @@
 package io.leasehold.command;
 
 import io.leasehold.app.Holders;
-import io.leasehold.clock.ExecutorClock;
+import io.leasehold.clock.ScheduledSystemClock;
 import io.leasehold.lease.ActRefused;
 import io.leasehold.lease.ControllerLease;
 import io.leasehold.lease.Holder;
@@ -39,7 +39,7 @@ final class ExecCommand {
 
     private final Invocation invocation;
     private final CommandConfig config;
-    private final ExecutorClock clock = new ExecutorClock();
+    private final ScheduledSystemClock clock = new ScheduledSystemClock();
     private final ExecutorService workers = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "leasehold-exec-worker");
         t.setDaemon(true);

@@ -16,12 +16,12 @@ import org.junit.jupiter.api.Test;
  * The command-mode clock on real time. A second, always-quick tick on the same clock (one thread,
  * same period) is the yardstick: when it has run several times, so has the schedule of the first.
  */
-class ExecutorClockTest {
+class ScheduledSystemClockTest {
 
     private static final Duration PERIOD = Duration.ofMillis(10);
     private static final Duration DEADLINE = Duration.ofSeconds(10);
 
-    private final ExecutorClock clock = new ExecutorClock();
+    private final ScheduledSystemClock clock = new ScheduledSystemClock();
     private final AtomicInteger yardstick = new AtomicInteger();
 
     @AfterEach

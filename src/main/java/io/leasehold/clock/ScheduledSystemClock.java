@@ -17,9 +17,9 @@ import org.jboss.logging.Logger;
  * (command mode): each tick is subscribed to, not awaited, so one slow tick never holds up another;
  * a tick still running when its next one is due is skipped, as with the Quarkus scheduler.
  */
-public final class ExecutorClock implements Clock, AutoCloseable {
+public final class ScheduledSystemClock implements Clock, AutoCloseable {
 
-    private static final Logger LOG = Logger.getLogger(ExecutorClock.class);
+    private static final Logger LOG = Logger.getLogger(ScheduledSystemClock.class);
 
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "leasehold-ticks");
