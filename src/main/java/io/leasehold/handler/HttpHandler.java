@@ -8,8 +8,6 @@ import io.vertx.mutiny.ext.web.client.HttpResponse;
 import io.vertx.mutiny.ext.web.client.WebClient;
 import java.net.ConnectException;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -42,13 +40,12 @@ public final class HttpHandler implements Handler {
 
     private final WebClient client;
     private final Target target;
-    private final Map<io.vertx.ext.web.client.HttpRequest<?>, InFlight> inFlight = new ConcurrentHashMap<>();
 
     /** Adds an interceptor to the client (see {@link InFlight}); requests of other users pass through it. */
     public HttpHandler(WebClient client, Target target) {
         this.client = client;
         this.target = target;
-        InFlight.watch(client, inFlight);
+        InFlight.watch(client);
     }
 
     @Override
@@ -63,9 +60,8 @@ public final class HttpHandler implements Handler {
                     .putHeader("Content-Type", target.contentType())
                     .putHeader("Leasehold-Epoch", Long.toString(item.epoch()))
                     .putHeader("Leasehold-Attempt", Integer.toString(item.attempt()));
-            InFlight flight = new InFlight();
             // Keyed by the request object itself: the interceptor sees that very object.
-            inFlight.put(request.getDelegate(), flight);
+            InFlight flight = InFlight.track(request.getDelegate());
             return request.sendBuffer(Buffer.buffer(item.payload()))
                     .map(response -> outcome(item, response))
                     .onFailure().recoverWithItem(HttpHandler::failure)
@@ -73,7 +69,7 @@ public final class HttpHandler implements Handler {
                     .onTermination().invoke((outcome, failure, cancelled) -> {
                         if (!cancelled) {
                             // A cancelled request stays known until the interceptor has seen it end.
-                            inFlight.remove(request.getDelegate());
+                            InFlight.forget(request.getDelegate());
                         }
                     });
         });

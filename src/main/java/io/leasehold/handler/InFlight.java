@@ -5,10 +5,12 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.impl.ClientPhase;
+import io.vertx.ext.web.client.impl.HttpContext;
 import io.vertx.ext.web.client.impl.WebClientInternal;
 import io.vertx.mutiny.ext.web.client.WebClient;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One POST on its way, so that cancelling its Uni can stop it. The Mutiny web client only drops the
@@ -36,10 +38,33 @@ final class InFlight {
         }
     }
 
-    /** Installs the interceptor that tells each known request's flight about its underlying request. */
-    static void watch(WebClient client, Map<HttpRequest<?>, InFlight> inFlight) {
-        ((WebClientInternal) client.getDelegate()).addInterceptor(ctx -> {
-            InFlight flight = inFlight.get(ctx.request());
+    /** Every request of an attempt still running, by the request object the interceptor sees. */
+    private static final Map<HttpRequest<?>, InFlight> ALL = new ConcurrentHashMap<>();
+
+    static InFlight track(HttpRequest<?> request) {
+        InFlight flight = new InFlight();
+        ALL.put(request, flight);
+        return flight;
+    }
+
+    static void forget(HttpRequest<?> request) {
+        ALL.remove(request);
+    }
+
+    /** Installs the interceptor once per client (the client refuses a second of the same class). */
+    static void watch(WebClient client) {
+        try {
+            ((WebClientInternal) client.getDelegate()).addInterceptor(new Interceptor());
+        } catch (IllegalStateException alreadyThere) {
+            // Another handler on the same client installed it; one serves all.
+        }
+    }
+
+    /** Tells each tracked request's flight about its underlying request; other requests pass untouched. */
+    private static final class Interceptor implements io.vertx.core.Handler<HttpContext<?>> {
+        @Override
+        public void handle(HttpContext<?> ctx) {
+            InFlight flight = ALL.get(ctx.request());
             if (flight != null) {
                 if (ctx.phase() == ClientPhase.SEND_REQUEST) {
                     flight.context = Vertx.currentContext();
@@ -50,10 +75,10 @@ final class InFlight {
                         return;
                     }
                 } else if (ctx.phase() == ClientPhase.DISPATCH_RESPONSE || ctx.phase() == ClientPhase.FAILURE) {
-                    inFlight.remove(ctx.request());
+                    ALL.remove(ctx.request());
                 }
             }
             ctx.next();
-        });
+        }
     }
 }
