@@ -8,7 +8,6 @@ import io.vertx.mutiny.ext.web.client.HttpResponse;
 import io.vertx.mutiny.ext.web.client.WebClient;
 import java.net.ConnectException;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.TimeoutException;
 
 /**
  * POSTs each attempt's payload as a binary-mode CloudEvent (contract §3). 2xx is done; 409 means the
@@ -94,9 +93,6 @@ public final class HttpHandler implements Handler {
     static Outcome failure(Throwable e) {
         if (e instanceof ConnectException) {
             return Outcome.retry("connection refused: " + e.getMessage());
-        }
-        if (e instanceof TimeoutException) {
-            return Outcome.retry("timed out: " + e.getMessage());
         }
         return Outcome.retry("POST failed: " + e);
     }

@@ -113,6 +113,14 @@ class HttpHandlerTest {
     }
 
     @Test
+    void onlyTheStartOfALongRefusalBodyIsKept() {
+        Outcome.Failed failed = assertInstanceOf(Outcome.Failed.class, post("s400-long", 0));
+        assertTrue(failed.reason().startsWith("HTTP 400: answer 400 for s400-long xxx"), failed.reason());
+        assertEquals("HTTP 400: ".length() + HttpHandler.BODY_START_CHARS + 1, failed.reason().length(),
+                "cut to the start, with an ellipsis");
+    }
+
+    @Test
     void aConflictMeansTheEpochWasRefusedAsStale() {
         Outcome outcome = post("s409-conflict", 12);
         assertEquals(Outcome.stale("receiver refused epoch 12 as stale (HTTP 409: answer 409 for s409-conflict)"),

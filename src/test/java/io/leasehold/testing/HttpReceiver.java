@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * A real HTTP receiver for the http handler, on a Vert.x server of its own on a free local port. It
  * answers by the event's {@code ce-id}:
  * <ul>
- *   <li>{@code sNNN-...}: status NNN, body "answer NNN for ID";</li>
+ *   <li>{@code sNNN-...}: status NNN, body "answer NNN for ID" (and 20,000 x when the id ends in -long);</li>
  *   <li>{@code slow-...}: never answers, and notes when the connection of that request closes;</li>
  *   <li>{@code reset-...}: closes the connection instead of answering;</li>
  *   <li>{@code fenced-...}: refuses stale epochs: remembers the highest {@code Leasehold-Epoch} it
@@ -141,7 +141,9 @@ public final class HttpReceiver implements AutoCloseable {
         Matcher status = STATUS.matcher(id);
         if (status.matches()) {
             int code = Integer.parseInt(status.group(1));
-            request.response().setStatusCode(code).end("answer " + code + " for " + id);
+            // An id ending in -long gets a long body, as a receiver's error page might be.
+            String body = "answer " + code + " for " + id + (id.endsWith("-long") ? " " + "x".repeat(20_000) : "");
+            request.response().setStatusCode(code).end(body);
             return;
         }
         request.response().setStatusCode(200).end();
