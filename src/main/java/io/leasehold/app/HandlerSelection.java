@@ -4,13 +4,20 @@ import io.leasehold.config.ConfigCheck;
 import io.leasehold.config.LeaseholdConfig;
 import io.leasehold.handler.ExecHandler;
 import io.leasehold.handler.Handler;
+import io.leasehold.handler.HttpHandler;
 import io.leasehold.handler.LogHandler;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.vertx.ext.web.client.WebClientOptions;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.ext.web.client.WebClient;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.enterprise.inject.literal.NamedLiteral;
 import jakarta.inject.Singleton;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
 
 /** Picks the handler named by {@code leasehold.handler}: a built-in, or a user's {@code @Named} bean. */
 public class HandlerSelection {
@@ -18,7 +25,7 @@ public class HandlerSelection {
     @Produces
     @Singleton
     @Selected
-    Handler handler(LeaseholdConfig config, @Any Instance<Handler> beans) {
+    Handler handler(LeaseholdConfig config, @Any Instance<Handler> beans, Instance<Vertx> vertx) {
         ConfigCheck.require(config);
         String name = config.handler().name();
         switch (name) {
@@ -28,8 +35,7 @@ public class HandlerSelection {
                 return new ExecHandler(config.handler().exec().command().orElseThrow(),
                         Infrastructure.getDefaultWorkerPool());
             case "http":
-                throw new ConfigCheck.InvalidConfigException(
-                        "leasehold.handler=http is not available in this build yet; use log, exec or a handler bean");
+                return http(config, vertx.get());
             default:
                 Instance<Handler> named = beans.select(NamedLiteral.of(name));
                 if (named.isUnsatisfied()) {
@@ -37,6 +43,27 @@ public class HandlerSelection {
                             + "', which is neither log, exec, http nor a @Named CDI bean implementing Handler");
                 }
                 return named.get();
+        }
+    }
+
+    /** On Quarkus' own Vert.x, so requests run on its event loops and end with it. */
+    private static HttpHandler http(LeaseholdConfig config, Vertx vertx) {
+        LeaseholdConfig.HttpConfig http = config.handler().http();
+        WebClient client = WebClient.create(vertx, new WebClientOptions()
+                .setUserAgent("leasehold").setFollowRedirects(false));
+        String source = http.source().orElseGet(() -> defaultSource(config.spool().dir()));
+        return new HttpHandler(client, new HttpHandler.Target(http.url().orElseThrow().strip(), source,
+                http.type(), http.contentType()));
+    }
+
+    /** The spool, not the instance, is the event's origin: every instance draining it sends the same. */
+    static String defaultSource(String spoolDir) {
+        String path = Path.of(spoolDir).toAbsolutePath().normalize().toString();
+        try {
+            return new URI(null, null, "/leasehold" + (path.startsWith("/") ? "" : "/") + path, null)
+                    .toASCIIString();
+        } catch (URISyntaxException e) {
+            return "/leasehold";
         }
     }
 }

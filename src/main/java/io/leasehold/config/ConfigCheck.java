@@ -1,8 +1,11 @@
 package io.leasehold.config;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -75,6 +78,9 @@ public final class ConfigCheck {
         if (c.handler().name().equals("exec") && c.handler().exec().command().filter(s -> !s.isBlank()).isEmpty()) {
             problem("leasehold.handler.exec.command", "is required when leasehold.handler=exec");
         }
+        if (c.handler().name().equals("http")) {
+            http(c.handler().http());
+        }
         if (c.item().maxBytes().asLongValue() < 1) {
             problem("leasehold.item.max-bytes", "must be at least 1 byte");
         }
@@ -90,6 +96,35 @@ public final class ConfigCheck {
         }
         if (c.api().token().filter(String::isBlank).isPresent()) {
             problem("leasehold.api.token", "must not be blank when set");
+        }
+    }
+
+    private void http(LeaseholdConfig.HttpConfig http) {
+        Optional<String> url = http.url().filter(s -> !s.isBlank());
+        if (url.isEmpty()) {
+            problem("leasehold.handler.http.url", "is required when leasehold.handler=http (or set K_SINK)");
+        } else if (!isHttpUrl(url.get())) {
+            problem("leasehold.handler.http.url", "must be an absolute http:// or https:// URL with a host, got '"
+                    + url.get() + "'");
+        }
+        if (http.source().filter(String::isBlank).isPresent()) {
+            problem("leasehold.handler.http.source", "must not be blank when set");
+        }
+        if (http.type().isBlank()) {
+            problem("leasehold.handler.http.type", "must not be blank");
+        }
+        if (http.contentType().isBlank()) {
+            problem("leasehold.handler.http.content-type", "must not be blank");
+        }
+    }
+
+    private static boolean isHttpUrl(String text) {
+        try {
+            URI uri = new URI(text);
+            String scheme = uri.getScheme();
+            return uri.getHost() != null && ("http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme));
+        } catch (URISyntaxException e) {
+            return false;
         }
     }
 

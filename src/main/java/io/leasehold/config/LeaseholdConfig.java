@@ -97,8 +97,23 @@ public interface LeaseholdConfig {
     }
 
     interface HttpConfig {
+        /** Where the http handler POSTs; a Knative SinkBinding injects K_SINK. */
         @WithDefault("${K_SINK:}")
         Optional<String> url();
+
+        /**
+         * The CloudEvent ce-source; unset: {@code /leasehold} followed by the spool's absolute path, the
+         * same for every instance draining that spool, so a retry by another instance is a redelivery.
+         */
+        Optional<String> source();
+
+        /** The CloudEvent ce-type. */
+        @WithDefault("io.leasehold.item")
+        String type();
+
+        /** The Content-Type the payload is sent with. */
+        @WithDefault("application/octet-stream")
+        String contentType();
     }
 
     interface ItemConfig {

@@ -62,6 +62,7 @@ class ConfigCheckTest {
         "leasehold.drain.shutdown-timeout|-1s|leasehold.drain.shutdown-timeout",
         "leasehold.handler.timeout|-1s|leasehold.handler.timeout",
         "leasehold.handler|exec|leasehold.handler.exec.command",
+        "leasehold.handler|http|leasehold.handler.http.url",
         "leasehold.item.max-bytes|0|leasehold.item.max-bytes",
         "leasehold.api.token|'   '|leasehold.api.token",
         "leasehold.lease.renew-every|0s|leasehold.lease.renew-every",
@@ -81,6 +82,33 @@ class ConfigCheckTest {
         ConfigCheck.InvalidConfigException refused = assertThrows(ConfigCheck.InvalidConfigException.class,
                 () -> ConfigCheck.require(config(properties)));
         assertTrue(refused.getMessage().contains(named), refused.getMessage());
+    }
+
+    @ParameterizedTest(name = "url={0}")
+    @CsvSource(delimiter = '|', value = {"'   '", "ftp://example.com/in", "example.com/in", "http:///no-host",
+        "'http://exa mple.com/'", "file:/tmp/x"})
+    void httpRefusesAUrlThatIsNotHttpNamingTheKey(String url) {
+        ConfigCheck.InvalidConfigException refused = assertThrows(ConfigCheck.InvalidConfigException.class,
+                () -> ConfigCheck.require(config(Map.of("leasehold.handler", "http",
+                        "leasehold.handler.http.url", url))));
+        assertTrue(refused.getMessage().contains("leasehold.handler.http.url"), refused.getMessage());
+    }
+
+    @ParameterizedTest(name = "url={0}")
+    @CsvSource({"http://127.0.0.1:8081/events", "https://sink.default.svc.cluster.local", "HTTP://Example.com:80"})
+    void httpWithAnHttpUrlPasses(String url) {
+        assertDoesNotThrow(() -> ConfigCheck.require(config(Map.of("leasehold.handler", "http",
+                "leasehold.handler.http.url", url))));
+    }
+
+    @Test
+    void httpRefusesBlankCloudEventAttributes() {
+        ConfigCheck.InvalidConfigException refused = assertThrows(ConfigCheck.InvalidConfigException.class,
+                () -> ConfigCheck.require(config(Map.of("leasehold.handler", "http",
+                        "leasehold.handler.http.url", "http://localhost/", "leasehold.handler.http.source", " ",
+                        "leasehold.handler.http.type", " "))));
+        assertTrue(refused.getMessage().contains("leasehold.handler.http.source")
+                && refused.getMessage().contains("leasehold.handler.http.type"), refused.getMessage());
     }
 
     @Test

@@ -1,0 +1,111 @@
+package io.leasehold.handler;
+
+import io.leasehold.core.Outcome;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.core.buffer.Buffer;
+import io.vertx.mutiny.ext.web.client.HttpRequest;
+import io.vertx.mutiny.ext.web.client.HttpResponse;
+import io.vertx.mutiny.ext.web.client.WebClient;
+import java.net.ConnectException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * POSTs each attempt's payload as a binary-mode CloudEvent (contract §3). 2xx is done; 409 means the
+ * receiver refused the epoch as stale, so the item is handed back for the current lease holder; 429,
+ * 5xx, timeouts, refused connections and resets are retried; any other answer fails the item with
+ * the status and the start of the response body.
+ *
+ * <p>{@code ce-id} is the item id, the same on every attempt: CloudEvents identifies an event by
+ * source and id and treats a repeat as a redelivery, which is exactly what a retry is, so a receiver
+ * can de-duplicate on it. {@code Leasehold-Attempt} tells attempts apart.
+ *
+ * <p>Cancelling the returned Uni (claim lost, timeout, shutdown) resets the request, which closes its
+ * connection: the receiver sees the attempt end instead of finishing work nobody waits for.
+ */
+public final class HttpHandler implements Handler {
+
+    /** How much of a refusing answer's body goes into the item's reason. */
+    static final int BODY_START_CHARS = 300;
+
+    /**
+     * Where and how to POST.
+     *
+     * @param source the CloudEvent {@code ce-source}
+     * @param type the CloudEvent {@code ce-type}
+     * @param contentType the payload's {@code Content-Type}
+     */
+    public record Target(String url, String source, String type, String contentType) {
+    }
+
+    private final WebClient client;
+    private final Target target;
+
+    /** Adds an interceptor to the client (see {@link InFlight}); requests of other users pass through it. */
+    public HttpHandler(WebClient client, Target target) {
+        this.client = client;
+        this.target = target;
+        InFlight.watch(client);
+    }
+
+    @Override
+    public Uni<Outcome> handle(WorkItem item) {
+        return Uni.createFrom().deferred(() -> {
+            HttpRequest<Buffer> request = client.postAbs(target.url())
+                    .followRedirects(false)
+                    .putHeader("ce-specversion", "1.0")
+                    .putHeader("ce-id", item.id())
+                    .putHeader("ce-source", target.source())
+                    .putHeader("ce-type", target.type())
+                    .putHeader("Content-Type", target.contentType())
+                    .putHeader("Leasehold-Epoch", Long.toString(item.epoch()))
+                    .putHeader("Leasehold-Attempt", Integer.toString(item.attempt()));
+            // Keyed by the request object itself: the interceptor sees that very object.
+            InFlight flight = InFlight.track(request.getDelegate());
+            return request.sendBuffer(Buffer.buffer(item.payload()))
+                    .map(response -> outcome(item, response))
+                    .onFailure().recoverWithItem(HttpHandler::failure)
+                    .onCancellation().invoke(flight::cancel)
+                    .onTermination().invoke((outcome, failure, cancelled) -> {
+                        if (!cancelled) {
+                            // A cancelled request stays known until the interceptor has seen it end.
+                            InFlight.forget(request.getDelegate());
+                        }
+                    });
+        });
+    }
+
+    static Outcome outcome(WorkItem item, HttpResponse<Buffer> response) {
+        int status = response.statusCode();
+        if (status >= 200 && status < 300) {
+            return Outcome.done();
+        }
+        String reason = "HTTP " + status + bodyStart(response.body());
+        if (status == 409) {
+            return Outcome.stale("receiver refused epoch " + item.epoch() + " as stale (" + reason + ")");
+        }
+        if (status == 429 || (status >= 500 && status < 600)) {
+            return Outcome.retry(reason);
+        }
+        // Other 4xx by the contract; a redirect or an odd status will not go away by retrying either.
+        return Outcome.failed(reason);
+    }
+
+    static Outcome failure(Throwable e) {
+        if (e instanceof ConnectException) {
+            return Outcome.retry("connection refused: " + e.getMessage());
+        }
+        return Outcome.retry("POST failed: " + e);
+    }
+
+    private static String bodyStart(Buffer body) {
+        if (body == null || body.length() == 0) {
+            return "";
+        }
+        byte[] bytes = body.getBytes(0, Math.min(body.length(), BODY_START_CHARS * 4));
+        String text = new String(bytes, StandardCharsets.UTF_8).strip().replaceAll("\\s+", " ");
+        if (text.length() > BODY_START_CHARS) {
+            text = text.substring(0, BODY_START_CHARS) + "…";
+        }
+        return text.isEmpty() ? "" : ": " + text;
+    }
+}

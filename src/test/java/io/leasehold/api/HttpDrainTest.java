@@ -1,0 +1,150 @@
+package io.leasehold.api;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.nullValue;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.leasehold.core.ClaimName;
+import io.leasehold.spool.PosixSpool;
+import io.leasehold.spool.Spool;
+import io.leasehold.spool.SpoolFolder;
+import io.leasehold.spool.SpoolLayout;
+import io.leasehold.testing.Await;
+import io.leasehold.testing.HttpReceiver;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The service with leasehold.handler=http, drained by POST /drain against a real receiver. */
+@QuarkusTest
+@TestProfile(HttpHandlerProfile.class)
+@WithTestResource(value = ReceiverResource.class, scope = TestResourceScope.RESTRICTED_TO_CLASS)
+class HttpDrainTest {
+
+    static final Duration WAIT = Duration.ofSeconds(20);
+
+    @Inject
+    SpoolLayout layout;
+
+    @Inject
+    PosixSpool spool;
+
+    HttpReceiver receiver;
+
+    @BeforeEach
+    void emptySpool() {
+        SpoolFixture.empty(layout);
+        receiver.forgetEpochs();
+    }
+
+    @AfterEach
+    void forget() {
+        receiver.forgetEpochs();
+    }
+
+    private static void enqueue(String id, byte[] payload) {
+        given().queryParam("id", id).contentType("application/octet-stream").body(payload)
+                .when().post("/items").then().statusCode(201);
+    }
+
+    @Test
+    void eachAnswerClassSettlesTheItemAsTheContractSays() throws IOException {
+        String ok = SpoolFixture.uniqueId("s200");
+        String accepted = SpoolFixture.uniqueId("s202");
+        String bad = SpoolFixture.uniqueId("s400");
+        String missing = SpoolFixture.uniqueId("s404");
+        String busy = SpoolFixture.uniqueId("s429");
+        String down = SpoolFixture.uniqueId("s503");
+        byte[] binary = {0, (byte) 0xff, 10, 13, (byte) 0xc3, 0x28};
+        enqueue(ok, binary);
+        for (String id : List.of(accepted, bad, missing, busy, down)) {
+            enqueue(id, id.getBytes());
+        }
+
+        given().queryParam("budget", "20s").when().post("/drain").then().statusCode(200)
+                .body("claimed", equalTo(6)).body("done", equalTo(2)).body("failed", equalTo(2))
+                .body("retried", equalTo(2)).body("lost", equalTo(0)).body("idle", equalTo(true));
+
+        assertEquals(List.of(ok, accepted).stream().sorted().toList(), SpoolFixture.names(layout, SpoolFolder.DONE));
+        assertEquals(List.of(bad, missing).stream().sorted().toList(), SpoolFixture.names(layout, SpoolFolder.FAILED));
+        SpoolFixture.assertEmpty(layout, SpoolFolder.PENDING);
+        given().when().get("/items/{id}", missing).then().statusCode(200).body("state", equalTo("failed"))
+                .body("reason", equalTo("HTTP 404: answer 404 for " + missing));
+        given().when().get("/items/{id}", bad).then().body("reason", equalTo("HTTP 400: answer 400 for " + bad));
+        // Retried: parked in claimed/ for a later attempt, with why.
+        for (String id : List.of(busy, down)) {
+            given().when().get("/items/{id}", id).then().body("state", equalTo("claimed")).body("attempt", equalTo(1));
+            String status = id.substring(1, 4);
+            assertEquals("HTTP " + status + ": answer " + status + " for " + id,
+                    spool.reason(id).map(Spool.Reason::text).orElseThrow());
+        }
+
+        HttpReceiver.Received sent = receiver.last(ok).orElseThrow();
+        assertArrayEquals(binary, sent.body());
+        assertArrayEquals(binary, Files.readAllBytes(layout.file(SpoolFolder.DONE, ok)), "payload kept in done/");
+        assertEquals("1.0", sent.header("ce-specversion"));
+        assertEquals(ok, sent.header("ce-id"));
+        assertEquals("io.leasehold.item", sent.header("ce-type"));
+        String spoolPath = Path.of("target/test-spool").toAbsolutePath().normalize().toString();
+        assertEquals("/leasehold" + spoolPath, sent.header("ce-source"), "the default source names the spool");
+        assertEquals("0", sent.header("Leasehold-Epoch"), "no bus: epoch 0");
+        assertEquals("1", sent.header("Leasehold-Attempt"));
+    }
+
+    @Test
+    void aStaleEpochHandsTheItemBackWithoutCountingAnAttempt() {
+        String id = SpoolFixture.uniqueId("fenced");
+        enqueue(id, "x".getBytes());
+        receiver.sawEpoch(5); // a newer lease holder has been served: epoch 0 is stale
+
+        given().queryParam("budget", "20s").when().post("/drain").then().statusCode(200)
+                .body("claimed", equalTo(1)).body("done", equalTo(0)).body("failed", equalTo(0))
+                .body("retried", equalTo(0)).body("idle", equalTo(true));
+
+        assertEquals(List.of(id), SpoolFixture.names(layout, SpoolFolder.PENDING), "back in pending/");
+        SpoolFixture.assertEmpty(layout, SpoolFolder.CLAIMED, SpoolFolder.DONE, SpoolFolder.FAILED);
+        given().when().get("/items/{id}", id).then().body("state", equalTo("pending")).body("reason", nullValue());
+        assertEquals(1, receiver.all(id).size(), "tried once in that pass, not again and again");
+
+        receiver.forgetEpochs(); // the receiver now accepts epoch 0 again
+        given().queryParam("budget", "20s").when().post("/drain").then().statusCode(200)
+                .body("claimed", equalTo(1)).body("done", equalTo(1));
+
+        assertEquals(List.of(id), SpoolFixture.names(layout, SpoolFolder.DONE));
+        List<HttpReceiver.Received> tries = receiver.all(id);
+        assertEquals(2, tries.size());
+        assertEquals("1", tries.get(1).header("Leasehold-Attempt"), "the refused try counted no attempt");
+    }
+
+    @Test
+    void anAnswerSlowerThanTheTimeoutIsCancelledAndRetried() throws IOException {
+        String id = SpoolFixture.uniqueId("slow");
+        enqueue(id, "wait".getBytes());
+
+        given().queryParam("budget", "20s").when().post("/drain").then().statusCode(200)
+                .body("claimed", equalTo(1)).body("retried", equalTo(1)).body("done", equalTo(0));
+
+        assertTrue(receiver.holds(id), "the request had arrived");
+        Await.until("the receiver sees the timed-out request's connection closed", WAIT,
+                () -> receiver.closedWhileHeld(id));
+        List<String> claimed = SpoolFixture.names(layout, SpoolFolder.CLAIMED);
+        assertEquals(1, claimed.size());
+        ClaimName parked = ClaimName.parse(claimed.get(0)).orElseThrow();
+        assertEquals(id, parked.id());
+        assertEquals(1, parked.generation().attempt());
+        assertEquals("timed out after PT1S", spool.reason(id).map(Spool.Reason::text).orElseThrow());
+    }
+}
