@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /** Counts what the drain did, for drain-pass reports, and passes every event on. */
 final class DrainTally implements DrainEvents {
 
-    record Snapshot(long claimed, long tookOver, long done, long failed, long retried, long lost) {
+    record Snapshot(long claimed, long tookOver, long done, long failed, long retried, long lost, long handedBack) {
     }
 
     private final DrainEvents next;
@@ -16,20 +16,22 @@ final class DrainTally implements DrainEvents {
     private final AtomicLong failed = new AtomicLong();
     private final AtomicLong retried = new AtomicLong();
     private final AtomicLong lost = new AtomicLong();
+    private final AtomicLong handedBack = new AtomicLong();
 
     DrainTally(DrainEvents next) {
         this.next = next;
     }
 
     Snapshot snapshot() {
-        return new Snapshot(claimed.get(), tookOver.get(), done.get(), failed.get(), retried.get(), lost.get());
+        return new Snapshot(claimed.get(), tookOver.get(), done.get(), failed.get(), retried.get(), lost.get(),
+                handedBack.get());
     }
 
     DrainReport since(Snapshot before, boolean idle, Duration budget) {
         Snapshot now = snapshot();
         return new DrainReport(now.claimed - before.claimed, now.tookOver - before.tookOver, now.done - before.done,
-                now.failed - before.failed, now.retried - before.retried, now.lost - before.lost, idle,
-                budget.toMillis());
+                now.failed - before.failed, now.retried - before.retried, now.lost - before.lost,
+                now.handedBack - before.handedBack, idle, budget.toMillis());
     }
 
     @Override
@@ -66,6 +68,7 @@ final class DrainTally implements DrainEvents {
             case "done" -> done.incrementAndGet();
             case "failed" -> failed.incrementAndGet();
             case "retried" -> retried.incrementAndGet();
+            case Settlement.HANDED_BACK -> handedBack.incrementAndGet();
             default -> {
             }
         }

@@ -67,6 +67,11 @@ public final class Drainer {
     private final List<UniEmitter<? super Boolean>> idleWaiters = new CopyOnWriteArrayList<>();
     private final List<Clock.Ticks> ticks = new CopyOnWriteArrayList<>();
     private final AtomicInteger passes = new AtomicInteger();
+    /**
+     * Items this instance just handed back because its epoch was refused: the directory watch reports
+     * them at once, and claiming them again before the next poll would only be refused again.
+     */
+    private final java.util.Set<String> handedBackForOthers = ConcurrentHashMap.newKeySet();
     private final boolean auto;
     private volatile boolean accepting;
 
@@ -116,6 +121,7 @@ public final class Drainer {
     /** Looks for expired claims and new items now (what the poll tick does). */
     public Uni<Void> pollNow() {
         return Blocking.run(workers, () -> {
+            handedBackForOthers.clear();
             scanClaims();
             candidates.forgetListing();
             fillSynchronously();
@@ -198,7 +204,7 @@ public final class Drainer {
                 candidates.offerListing(batch, batch.size() < LISTING_BATCH, listing);
                 continue;
             }
-            if (held.containsKey(id)) {
+            if (held.containsKey(id) || handedBackForOthers.contains(id)) {
                 continue;
             }
             reserveSlotFor(() -> {
@@ -235,6 +241,11 @@ public final class Drainer {
         HeldClaim held = new HeldClaim(claim);
         this.held.put(claim.id(), held);
         Cancellable cancel = work.on(held)
+                .invoke(where -> {
+                    if (where.equals(Settlement.HANDED_BACK)) {
+                        handedBackForOthers.add(claim.id());
+                    }
+                })
                 .onTermination().invoke(() -> finished(held))
                 .subscribe().with(where -> { }, e -> LOG.errorf(e, "working on %s failed", held.current()));
         working.put(claim.id(), cancel);

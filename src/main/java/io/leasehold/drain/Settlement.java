@@ -22,6 +22,7 @@ final class Settlement {
 
     private static final Logger LOG = Logger.getLogger(Settlement.class);
     private static final int LOOKS = 3;
+    static final String HANDED_BACK = "handed-back";
 
     /** One rename of a claim's file; false when the file was not there under that name. */
     @FunctionalInterface
@@ -63,7 +64,7 @@ final class Settlement {
             }
         } else if (outcome instanceof Outcome.Stale stale) {
             LOG.infof("item %s is handed back for the current lease holder: %s", claim.id(), stale.reason());
-            where = move(claim, spool::handBack) ? "handed-back" : "lost";
+            where = move(claim, spool::handBack) ? HANDED_BACK : "lost";
         } else if (outcome instanceof Outcome.Failed failed) {
             where = fail(claim, failed.reason());
         } else {

@@ -189,7 +189,12 @@ class DrainFailureTest extends SpoolTestBase {
         instance.gate.refusal = "the controller lease was lost";
         enqueue("fenced");
         instance.poll();
-        Await.until("handed back", WAIT, () -> instance.events.count("settled:fenced:handed-back") >= 1);
+        Await.until("handed back", WAIT, () -> instance.events.count("settled:fenced:handed-back") == 1
+                && Files.exists(layout.file(SpoolFolder.PENDING, "fenced")) && instance.drainer.claimsHeld() == 0);
+        assertEquals(1, instance.events.count("claimed:fenced"), "not claimed again before the next poll tick");
+        instance.poll();
+        Await.until("tried once more at the next poll", WAIT,
+                () -> instance.events.count("settled:fenced:handed-back") == 2);
         instance.gate.claiming = false;
         Await.until("back in pending/", WAIT, () -> Files.exists(layout.file(SpoolFolder.PENDING, "fenced"))
                 && instance.drainer.claimsHeld() == 0);
