@@ -185,7 +185,9 @@ class DrainFailureTest extends SpoolTestBase {
 
     @Test
     void anActTheGateRefusesIsHandedBackWithoutCountingAnAttempt() throws IOException {
-        Instance instance = instance(T0, 5, true);
+        // The directory watch reports the hand-back into pending/ at once: it must not be claimed again.
+        Instance instance = new Instance(layout, T0, 5, true, new io.leasehold.spool.NioArrivalWatch(layout));
+        instances.add(instance);
         instance.gate.refusal = "the controller lease was lost";
         enqueue("fenced");
         instance.poll();

@@ -32,11 +32,16 @@ final class Instance implements AutoCloseable {
     private final ExecutorService workers = Executors.newCachedThreadPool();
 
     Instance(SpoolLayout layout, Instant start, int maxAttempts, boolean auto) {
+        this(layout, start, maxAttempts, auto, ArrivalWatch.NONE);
+    }
+
+    /** With a real directory watch on pending/, as in production. */
+    Instance(SpoolLayout layout, Instant start, int maxAttempts, boolean auto, ArrivalWatch arrivals) {
         clock.set(start);
         spool = new PosixSpool(layout, anomalies, clock);
         DrainSettings settings = new DrainSettings(2, maxAttempts, Duration.ofSeconds(1), Duration.ZERO,
                 new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(8)), Duration.ZERO);
-        drainer = new Drainer(spool, clock, TERMS, settings, handler, gate, workers, ArrivalWatch.NONE, events,
+        drainer = new Drainer(spool, clock, TERMS, settings, handler, gate, workers, arrivals, events,
                 auto);
         drainer.start();
     }
