@@ -54,7 +54,22 @@ final class ClaimWork {
                 .onItem().transformToUni(payload -> payload.isEmpty()
                         ? Uni.createFrom().item(Outcome.lost())
                         : attempt(claim, payload.get()))
-                .onItem().transformToUni(outcome -> Blocking.call(workers, () -> settlement.apply(claim, outcome)));
+                .onItem().transformToUni(outcome -> settle(claim, outcome));
+    }
+
+    /**
+     * Settles on the thread the outcome came on, unless that is an event loop: most handlers answer on
+     * a worker already, and another hop would cost a thread switch per item for nothing.
+     */
+    private Uni<String> settle(HeldClaim claim, Outcome outcome) {
+        if (io.vertx.core.Context.isOnEventLoopThread()) {
+            return Blocking.call(workers, () -> settlement.apply(claim, outcome));
+        }
+        try {
+            return Uni.createFrom().item(settlement.apply(claim, outcome));
+        } catch (IOException e) {
+            return Uni.createFrom().failure(e);
+        }
     }
 
     /** Reading the payload is the look at the directory just before work starts. */

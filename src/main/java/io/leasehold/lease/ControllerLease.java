@@ -4,11 +4,9 @@ import io.leasehold.core.Blocking;
 import io.leasehold.core.Clock;
 import io.smallrye.mutiny.Uni;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -43,6 +41,7 @@ public final class ControllerLease implements LeaseGate {
     private final LeaseTiming timing;
     private final Holder me;
     private final Executor workers;
+    private final BoundedCalls calls;
     private final Consumer<Standing> onLost;
     private final AtomicBoolean lostOnce = new AtomicBoolean();
 
@@ -66,6 +65,7 @@ public final class ControllerLease implements LeaseGate {
         this.timing = timing;
         this.me = me;
         this.workers = workers;
+        this.calls = new BoundedCalls(workers);
         this.onLost = onLost;
         this.standing = new Standing("waiting", 0, null, null, "the lease has not been tried yet", null);
     }
@@ -140,7 +140,7 @@ public final class ControllerLease implements LeaseGate {
     private void tryTake() {
         Optional<LeaseStore.Versioned> seen;
         try {
-            seen = call(store::read, candidateBound());
+            seen = calls.call(store::read, candidateBound());
         } catch (LeaseStoreException e) {
             waitingOrUnleased(e, "who holds the lease cannot be read");
             return;
@@ -181,8 +181,8 @@ public final class ControllerLease implements LeaseGate {
             moveStorePast(highest);
             // Epoch 0 in the value means "the revision of this very write": the first renewal writes it out.
             LeaseRecord record = new LeaseRecord(me, 0, clock.now(), clock.now());
-            revision = abandoned == null ? call(() -> store.create(record), candidateBound())
-                    : call(() -> store.update(record, abandoned.revision()), candidateBound());
+            revision = abandoned == null ? calls.call(() -> store.create(record), candidateBound())
+                    : calls.call(() -> store.update(record, abandoned.revision()), candidateBound());
             floor.raise(revision);
         } catch (LeaseStoreException e) {
             waitingOrUnleased(e, "the lease could not be taken");
@@ -209,11 +209,11 @@ public final class ControllerLease implements LeaseGate {
     }
 
     private void moveStorePast(long highest) throws LeaseStoreException {
-        long storeAt = call(store::lastRevision, candidateBound());
+        long storeAt = calls.call(store::lastRevision, candidateBound());
         if (storeAt >= highest) {
             return;
         }
-        call(() -> store.moveRevisionsPast(highest), candidateBound());
+        calls.call(() -> store.moveRevisionsPast(highest), candidateBound());
         String said = "the lease store was at revision " + storeAt + " while epoch " + highest
                 + " was already issued (its data was wiped or replaced); its revisions were moved past " + highest
                 + " so epochs never go backwards";
@@ -248,7 +248,7 @@ public final class ControllerLease implements LeaseGate {
         Duration left = Duration.ofNanos(deadline - sentAt);
         LeaseRecord record = new LeaseRecord(me, heldEpoch, takenAt, clock.now());
         try {
-            heldRevision = call(() -> store.update(record, heldRevision), left);
+            heldRevision = calls.call(() -> store.update(record, heldRevision), left);
             lastRenewalSentNanos = sentAt;
             standing = standing.with("held", heldEpoch, me, record.renewedAt(), "held by this instance");
         } catch (LeaseStoreException e) {
@@ -270,7 +270,7 @@ public final class ControllerLease implements LeaseGate {
             return;
         }
         try {
-            Optional<LeaseStore.Versioned> seen = call(store::read, Duration.ofNanos(left));
+            Optional<LeaseStore.Versioned> seen = calls.call(store::read, Duration.ofNanos(left));
             if (seen.isPresent() && seen.get().record().holder().equals(me) && epochOf(seen.get()) == heldEpoch) {
                 heldRevision = seen.get().revision(); // a renewal whose answer was lost had landed
                 return;
@@ -313,7 +313,7 @@ public final class ControllerLease implements LeaseGate {
         }
         mode = Mode.WAITING;
         try {
-            call(() -> {
+            calls.call(() -> {
                 store.delete(heldRevision);
                 return null;
             }, RELEASE_LIMIT);
@@ -341,33 +341,5 @@ public final class ControllerLease implements LeaseGate {
     private String describe(LeaseStore.Versioned versioned) {
         Holder h = versioned.record().holder();
         return h.instance() + " on " + h.host() + " at epoch " + epochOf(versioned);
-    }
-
-    @FunctionalInterface
-    private interface StoreCall<T> {
-        T call() throws LeaseStoreException;
-    }
-
-    /** One store call on a worker thread, given up as indeterminate when it does not answer in time. */
-    private <T> T call(StoreCall<T> storeCall, Duration bound) throws LeaseStoreException {
-        try {
-            return Uni.createFrom().item(() -> {
-                try {
-                    return storeCall.call();
-                } catch (LeaseStoreException e) {
-                    throw new CompletionException(e);
-                }
-            }).runSubscriptionOn(workers).ifNoItem().after(bound)
-                    .failWith(() -> new CompletionException(new LeaseStoreException(
-                            LeaseStoreException.Kind.INDETERMINATE, "no answer within " + bound, null)))
-                    .await().indefinitely();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof LeaseStoreException cause) {
-                throw cause;
-            }
-            throw new LeaseStoreException(LeaseStoreException.Kind.INDETERMINATE, String.valueOf(e.getCause()), e);
-        } catch (UncheckedIOException | IllegalStateException e) {
-            throw new LeaseStoreException(LeaseStoreException.Kind.INDETERMINATE, e.getMessage(), e);
-        }
     }
 }
