@@ -69,7 +69,8 @@ public final class Drainer {
     private final AtomicInteger passes = new AtomicInteger();
     /**
      * Items this instance just handed back because its epoch was refused: the directory watch reports
-     * them at once, and claiming them again before the next poll would only be refused again.
+     * them at once, and claiming them again before the next poll tick or drain pass would only be
+     * refused again.
      */
     private final java.util.Set<String> handedBackForOthers = ConcurrentHashMap.newKeySet();
     private final boolean auto;
@@ -288,6 +289,7 @@ public final class Drainer {
      */
     public Uni<DrainReport> drainPass(Duration budget) {
         DrainTally.Snapshot before = tally.snapshot();
+        handedBackForOthers.clear(); // a new pass is the next chance, as a poll tick is
         candidates.forgetListing();
         passes.incrementAndGet();
         return Blocking.run(workers, this::scanClaims)

@@ -217,4 +217,22 @@ class DrainFailureTest extends SpoolTestBase {
         assertTrue(Files.exists(layout.file(SpoolFolder.PENDING, "later")));
         assertTrue(instance.handler.started.isEmpty());
     }
+
+    @Test
+    void aDrainPassTakesOverClaimsLeftByAnInstanceThatWasScaledAway() throws Exception {
+        Instance scaledAway = instance(T0);
+        enqueue("orphan");
+        scaledAway.poll();
+        scaledAway.handler.awaitStarted("orphan", 1); // then it vanishes: nobody ticks it again
+
+        Instance nextPass = instance(T0.plus(Instance.TAKEABLE_AFTER), 5, false);
+        var pass = nextPass.drainer.drainPass(Duration.ofSeconds(30)).subscribeAsCompletionStage();
+        nextPass.handler.awaitStarted("orphan", 2);
+        nextPass.handler.finish("orphan", Outcome.done());
+        DrainReport report = pass.get(10, java.util.concurrent.TimeUnit.SECONDS);
+        assertEquals(1, report.tookOver());
+        assertEquals(1, report.done());
+        assertTrue(report.idle());
+        assertTrue(settledIn(SpoolFolder.DONE, "orphan"));
+    }
 }
