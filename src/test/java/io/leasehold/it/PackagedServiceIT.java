@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * ({@code ./mvnw verify -Dnative}). One item goes the whole way through the HTTP API.
  */
 @QuarkusIntegrationTest
-@QuarkusTestResource(PackagedServiceIT.OwnSpool.class)
+@QuarkusTestResource(value = PackagedServiceIT.OwnSpool.class, restrictToAnnotatedClass = true)
 class PackagedServiceIT {
 
     /** Each run gets a spool of its own, passed to the packaged artifact as a setting. */
