@@ -43,6 +43,7 @@ public class LeaseService {
     private volatile Standing before = Standing.noBus();
     private volatile NatsBus bus;
     private volatile LeaseTiming timing;
+    private volatile Clock.Ticks ticks;
     private volatile Runnable whenLost = () -> { };
 
     public LeaseService(LeaseholdConfig config, Clock clock, SpoolLayout layout) {
@@ -66,6 +67,11 @@ public class LeaseService {
                     return 0;
                 }
                 return current.epochForAct();
+            }
+
+            @Override
+            public boolean gatesSettlements() {
+                return leaderMode;
             }
 
             @Override
@@ -99,7 +105,7 @@ public class LeaseService {
                 config.lease().renewDeadline());
         before = new Standing("waiting", 0, null, null, "connecting to " + config.nats().url().get(), null);
         step().await().atMost(FIRST_STEP_LIMIT);
-        clock.every("leasehold-lease", timing.renewEvery(), this::step);
+        ticks = clock.every("leasehold-lease", timing.renewEvery(), this::step);
     }
 
     /** One tick: connect while there is no bus yet (nothing is acted meanwhile), then the lease's step. */
@@ -136,6 +142,10 @@ public class LeaseService {
     }
 
     void stop() {
+        Clock.Ticks running = ticks;
+        if (running != null) {
+            running.close(); // no step may race the release
+        }
         ControllerLease current = lease;
         if (current != null) {
             current.release();

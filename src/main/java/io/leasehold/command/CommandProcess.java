@@ -19,6 +19,7 @@ final class CommandProcess {
 
     private final Process process;
     private final AtomicBoolean stopping = new AtomicBoolean();
+    private volatile Thread killer;
 
     private CommandProcess(Process process) {
         this.process = process;
@@ -63,16 +64,23 @@ final class CommandProcess {
         LOG.warnf("stopping CMD (process group %d) with SIGTERM, SIGKILL after %s: %s", pgid(), grace, why);
         signal("TERM");
         Thread killer = new Thread(() -> {
+            long end = System.nanoTime() + grace.toNanos();
             try {
                 if (!process.waitFor(grace.toNanos(), TimeUnit.NANOSECONDS)) {
                     LOG.warnf("CMD did not exit within %s of SIGTERM: SIGKILL to process group %d", grace, pgid());
-                    signal("KILL");
                 }
+                // The leader may be gone while children that ignore TERM still act under the stale epoch:
+                // at the end of the grace the whole group gets KILL whatever the leader did.
+                for (long left = end - System.nanoTime(); left > 0; left = end - System.nanoTime()) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(left);
+                }
+                signal("KILL");
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }, "leasehold-exec-kill");
         killer.setDaemon(true);
+        this.killer = killer;
         killer.start();
     }
 
@@ -84,7 +92,12 @@ final class CommandProcess {
     int waitFor() {
         while (true) {
             try {
-                return process.waitFor();
+                int status = process.waitFor();
+                Thread stopper = killer;
+                if (stopper != null) {
+                    stopper.join(); // the group's KILL goes out before this command exits
+                }
+                return status;
             } catch (InterruptedException e) {
                 // Nobody is meant to interrupt the main thread; CMD's status is what this command answers.
                 Thread.interrupted();

@@ -62,6 +62,15 @@ final class ClaimWork {
      * a worker already, and another hop would cost a thread switch per item for nothing.
      */
     private Uni<String> settle(HeldClaim claim, Outcome outcome) {
+        if (gate.gatesSettlements() && !(outcome instanceof Outcome.Lost)) {
+            try {
+                gate.epochForAct();
+            } catch (ActRefused refused) {
+                // Not the holder any more: move nothing; the claim expires and the holder takes it over.
+                claim.markLost();
+                return Uni.createFrom().item("lost");
+            }
+        }
         if (io.vertx.core.Context.isOnEventLoopThread()) {
             return Blocking.call(workers, () -> settlement.apply(claim, outcome));
         }

@@ -33,7 +33,7 @@ public final class ControllerLease implements LeaseGate {
     private static final Logger LOG = Logger.getLogger(ControllerLease.class);
     private static final Duration RELEASE_LIMIT = Duration.ofSeconds(2);
 
-    enum Mode { WAITING, HELD, UNLEASED, LOST }
+    enum Mode { WAITING, HELD, UNLEASED, LOST, RELEASED }
 
     private final LeaseStore store;
     private final EpochFloor floor;
@@ -55,6 +55,10 @@ public final class ControllerLease implements LeaseGate {
     private long heldRevision;
     private Instant takenAt;
     private long seenRevision = -1;
+    private LeaseRecord seenRecord;
+    private static final long NOT_RESET = Long.MIN_VALUE;
+    /** When this process found the store behind the epoch floor: whoever held it then may still act. */
+    private long resetSeenSinceNanos = NOT_RESET;
     private long seenSinceNanos;
 
     public ControllerLease(LeaseStore store, EpochFloor floor, Clock clock, LeaseTiming timing, Holder me,
@@ -115,6 +119,8 @@ public final class ControllerLease implements LeaseGate {
                 return 0;
             case LOST:
                 throw new ActRefused("the controller lease was lost: " + standing.reason());
+            case RELEASED:
+                throw new ActRefused("the controller lease was given back at shutdown");
             default:
                 Standing now = standing;
                 if (now.holder() != null && now.epoch() > 0) {
@@ -146,6 +152,12 @@ public final class ControllerLease implements LeaseGate {
             return;
         }
         if (seen.isEmpty()) {
+            if (resetSeenSinceNanos != NOT_RESET
+                    && clock.monotonicNanos() - resetSeenSinceNanos < timing.duration().toNanos()) {
+                standing = standing.with("waiting", 0, null, null, "the lease store was reset: waiting a full "
+                        + timing.duration() + " before taking, as an earlier holder may still be acting");
+                return;
+            }
             take(null);
             return;
         }
@@ -159,8 +171,9 @@ public final class ControllerLease implements LeaseGate {
             return;
         }
         long now = clock.monotonicNanos();
-        if (current.revision() != seenRevision) {
+        if (current.revision() != seenRevision || !current.record().equals(seenRecord)) {
             seenRevision = current.revision();
+            seenRecord = current.record();
             seenSinceNanos = now;
         }
         if (now - seenSinceNanos < timing.duration().toNanos()) {
@@ -178,7 +191,14 @@ public final class ControllerLease implements LeaseGate {
         long revision;
         try {
             highest = floor.highest();
-            moveStorePast(highest);
+            if (moveStorePast(highest) && abandoned == null) {
+                // The wipe erased whoever held the lease, who may still act until its own deadline:
+                // an empty key now proves nothing, so wait a full duration as for any holder.
+                resetSeenSinceNanos = sentAt;
+                standing = standing.with("waiting", 0, null, null, "the lease store was reset: waiting a full "
+                        + timing.duration() + " before taking, as an earlier holder may still be acting");
+                return;
+            }
             // Epoch 0 in the value means "the revision of this very write": the first renewal writes it out.
             LeaseRecord record = new LeaseRecord(me, 0, clock.now(), clock.now());
             revision = abandoned == null ? calls.call(() -> store.create(record), candidateBound())
@@ -208,10 +228,11 @@ public final class ControllerLease implements LeaseGate {
         standing = standing.with("held", revision, me, takenAt, "held by this instance");
     }
 
-    private void moveStorePast(long highest) throws LeaseStoreException {
+    /** Returns true when the store was found behind the floor (its data wiped) and moved past it. */
+    private boolean moveStorePast(long highest) throws LeaseStoreException {
         long storeAt = calls.call(store::lastRevision, candidateBound());
         if (storeAt >= highest) {
-            return;
+            return false;
         }
         calls.call(() -> store.moveRevisionsPast(highest), candidateBound());
         String said = "the lease store was at revision " + storeAt + " while epoch " + highest
@@ -219,6 +240,7 @@ public final class ControllerLease implements LeaseGate {
                 + " so epochs never go backwards";
         LOG.warn(said);
         standing = standing.withReset(new Standing.Reset(clock.now(), storeAt, highest, said));
+        return true;
     }
 
     private void adopt(LeaseStore.Versioned mine) {
@@ -229,13 +251,22 @@ public final class ControllerLease implements LeaseGate {
                     + e.getMessage());
             return;
         }
-        heldRevision = mine.revision();
-        heldEpoch = epochOf(mine);
-        takenAt = mine.record().takenAt();
-        lastRenewalSentNanos = clock.monotonicNanos() - timing.renewEvery().toNanos();
+        // The entry may be as old as a full duration: hold it only once a renewal of it has succeeded.
+        long sentAt = clock.monotonicNanos();
+        long epoch = epochOf(mine);
+        Instant taken = mine.record().takenAt() == null ? clock.now() : mine.record().takenAt();
+        LeaseRecord record = new LeaseRecord(me, epoch, taken, clock.now());
+        try {
+            heldRevision = calls.call(() -> store.update(record, mine.revision()), candidateBound());
+        } catch (LeaseStoreException e) {
+            waitingOrUnleased(e, "an earlier take of this instance could not be confirmed");
+            return;
+        }
+        heldEpoch = epoch;
+        takenAt = taken;
+        lastRenewalSentNanos = sentAt;
         mode = Mode.HELD;
-        standing = standing.with("held", heldEpoch, me, mine.record().renewedAt(), "held by this instance");
-        renew();
+        standing = standing.with("held", heldEpoch, me, record.renewedAt(), "held by this instance");
     }
 
     private void renew() {
@@ -250,10 +281,17 @@ public final class ControllerLease implements LeaseGate {
         try {
             heldRevision = calls.call(() -> store.update(record, heldRevision), left);
             lastRenewalSentNanos = sentAt;
-            standing = standing.with("held", heldEpoch, me, record.renewedAt(), "held by this instance");
+            if (mode == Mode.HELD) { // the gate may have found the deadline passed meanwhile
+                standing = standing.with("held", heldEpoch, me, record.renewedAt(), "held by this instance");
+            }
         } catch (LeaseStoreException e) {
             if (e.kind() == LeaseStoreException.Kind.INDETERMINATE) {
                 LOG.warnf("renewal of epoch %d did not answer: %s", heldEpoch, e.getMessage());
+                if (clock.monotonicNanos() >= deadline) {
+                    // The next tick could be skipped while this one ran: stop now, not a period later.
+                    lose("no renewal succeeded within leasehold.lease.renew-deadline (" + timing.renewDeadline()
+                            + ")");
+                }
             } else if (e.kind() == LeaseStoreException.Kind.CONFLICT) {
                 recheckAfterConflict(deadline);
             } else {
@@ -308,10 +346,11 @@ public final class ControllerLease implements LeaseGate {
 
     /** Gives the lease back at a clean shutdown, so the next holder need not wait a full duration. */
     public void release() {
-        if (mode != Mode.HELD) {
+        Mode was = mode;
+        mode = Mode.RELEASED; // terminal: no later step takes it again, no act passes the gate
+        if (was != Mode.HELD) {
             return;
         }
-        mode = Mode.WAITING;
         try {
             calls.call(() -> {
                 store.delete(heldRevision);

@@ -11,6 +11,11 @@ public interface LeaseGate {
         return true;
     }
 
+    /** Whether settlements pass the gate too (leader mode: only the holder may move finished items). */
+    default boolean gatesSettlements() {
+        return false;
+    }
+
     /** Without a bus there is nothing to order against: every act carries epoch 0. */
     LeaseGate NO_BUS = () -> 0L;
 }

@@ -211,6 +211,11 @@ class ControllerLeaseTest {
 
         Instance c = new Instance("c");
         c.step();
+        assertEquals("waiting", c.mode(), "whoever held the wiped lease may still act: wait a full duration");
+        assertNotNull(c.lease.standing().reset(), "the reset is reported at once");
+        c.clock.advance(TIMING.duration().minus(TIMING.renewEvery()));
+        assertEquals("waiting", c.mode());
+        c.clock.advance(TIMING.renewEvery());
         assertEquals("held", c.mode());
         long after = c.lease.epochForAct();
         assertTrue(after > before, after + " > " + before);
