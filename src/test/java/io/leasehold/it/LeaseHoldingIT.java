@@ -96,6 +96,30 @@ class LeaseHoldingIT {
     }
 
     @Test
+    void aHolderStoppedWithSigtermReleasesTheLeaseSoAnotherTakesItAtOnce() {
+        cluster = new LeaseCluster("released", NatsServer.start(), LeaseCluster.work(""));
+        ServiceProcess a = cluster.start("a");
+        ServiceProcess b = cluster.start("b");
+        a.awaitReady(START);
+        b.awaitReady(START);
+        ServiceProcess holder = awaitOneHolder(List.of(a, b), Duration.ofSeconds(20));
+        ServiceProcess other = holder == a ? b : a;
+        long oldEpoch = lease(holder).epoch();
+
+        long signalled = System.nanoTime();
+        holder.terminate();
+        assertEquals(0, holder.awaitExit(Duration.ofSeconds(30)), "a clean stop exits 0");
+        Await.until("the other holds the lease", Duration.ofSeconds(10), () -> lease(other).mode().equals("held"));
+        Duration took = Duration.ofNanos(System.nanoTime() - signalled);
+        assertTrue(took.compareTo(DURATION) < 0, "released, so no full duration to wait: took " + took);
+        assertTrue(lease(other).epoch() > oldEpoch);
+        assertTrue(LeaseCluster.linesWith(holder, "released the controller lease (epoch " + oldEpoch + ")") == 1,
+                holder.logText());
+        assertTrue(LeaseCluster.linesWith(other, "took the controller lease over from") == 0,
+                "a released lease is taken, not taken over:\n" + other.logText());
+    }
+
+    @Test
     void aFrozenHolderIsReplacedAndResumedActsNoMoreAndExits3() {
         cluster = new LeaseCluster("frozen-holder", NatsServer.start(), LeaseCluster.work("sleep 0.1"));
         ServiceProcess a = cluster.start("a");
