@@ -40,8 +40,8 @@ public class DrainResource {
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("budget must be a duration such as 30s or 2m, got '" + budget + "'");
         }
-        if (parsed == null || parsed.isNegative() || parsed.isZero() || parsed.compareTo(MAX_BUDGET) > 0) {
-            throw new IllegalArgumentException("budget must be above 0 and at most " + MAX_BUDGET.toMinutes() + "m");
+        if (parsed == null || parsed.toMillis() < 1 || parsed.compareTo(MAX_BUDGET) > 0) {
+            throw new IllegalArgumentException("budget must be at least 1ms and at most " + MAX_BUDGET.toMinutes() + "m");
         }
         return parsed;
     }

@@ -72,8 +72,9 @@ public final class ConfigCheck {
         if (c.drain().shutdownTimeout().isNegative()) {
             problem("leasehold.drain.shutdown-timeout", "must not be negative");
         }
-        if (c.handler().timeout().isNegative()) {
-            problem("leasehold.handler.timeout", "must not be negative (0 means none)");
+        if (c.handler().timeout().isNegative()
+                || (!c.handler().timeout().isZero() && c.handler().timeout().toMillis() < 1)) {
+            problem("leasehold.handler.timeout", "must be 0 (none) or at least 1ms, got " + c.handler().timeout());
         }
         if (c.handler().name().equals("exec") && c.handler().exec().command().filter(s -> !s.isBlank()).isEmpty()) {
             problem("leasehold.handler.exec.command", "is required when leasehold.handler=exec");

@@ -17,6 +17,8 @@ final class BoundedCalls {
         T call() throws LeaseStoreException;
     }
 
+    static final Duration SHORTEST = Duration.ofMillis(1);
+
     private final Executor workers;
 
     BoundedCalls(Executor workers) {
@@ -24,6 +26,10 @@ final class BoundedCalls {
     }
 
     <T> T call(StoreCall<T> storeCall, Duration bound) throws LeaseStoreException {
+        if (bound.compareTo(SHORTEST) < 0) {
+            // Timers cannot be set below a millisecond (Vert.x refuses, and the call would never end).
+            throw new LeaseStoreException(LeaseStoreException.Kind.INDETERMINATE, "no time left (" + bound + ")", null);
+        }
         try {
             return Uni.createFrom().item(() -> {
                 try {

@@ -93,6 +93,9 @@ public final class ControllerLease implements LeaseGate {
         if (due <= 0 || due >= timing.renewEvery().toNanos()) {
             return Uni.createFrom().voidItem();
         }
+        if (due < BoundedCalls.SHORTEST.toNanos()) {
+            return Blocking.run(workers, this::step); // a timer cannot be shorter than a millisecond
+        }
         return clock.after(Duration.ofNanos(due)).chain(() -> Blocking.run(workers, this::step));
     }
 
@@ -272,7 +275,7 @@ public final class ControllerLease implements LeaseGate {
     private void renew() {
         long deadline = lastRenewalSentNanos + timing.renewDeadline().toNanos();
         long sentAt = clock.monotonicNanos();
-        if (sentAt >= deadline) {
+        if (sentAt >= deadline - BoundedCalls.SHORTEST.toNanos()) {
             lose("no renewal succeeded within leasehold.lease.renew-deadline (" + timing.renewDeadline() + ")");
             return;
         }
@@ -303,7 +306,7 @@ public final class ControllerLease implements LeaseGate {
     /** Someone wrote: only if the entry still shows this holder's own last write may it go on. */
     private void recheckAfterConflict(long deadline) {
         long left = deadline - clock.monotonicNanos();
-        if (left <= 0) {
+        if (left < BoundedCalls.SHORTEST.toNanos()) {
             lose("no renewal succeeded within leasehold.lease.renew-deadline (" + timing.renewDeadline() + ")");
             return;
         }
