@@ -45,6 +45,20 @@ class LeaseHoldingIT {
         }
     }
 
+    /** Two instances of a fresh cluster, once one of them holds the lease. */
+    private record Pair(ServiceProcess holder, ServiceProcess other) {
+    }
+
+    private Pair twoWithAHolder(String name, String work) {
+        cluster = new LeaseCluster(name, NatsServer.start(), LeaseCluster.work(work));
+        ServiceProcess a = cluster.start("a");
+        ServiceProcess b = cluster.start("b");
+        a.awaitReady(START);
+        b.awaitReady(START);
+        ServiceProcess holder = awaitOneHolder(List.of(a, b), Duration.ofSeconds(20));
+        return new Pair(holder, holder == a ? b : a);
+    }
+
     @Test
     void exactlyOneOfTwoThenOfThreeHoldsAndKeepsHolding() {
         cluster = new LeaseCluster("one-holder", NatsServer.start(), LeaseCluster.work(""));
@@ -74,13 +88,9 @@ class LeaseHoldingIT {
 
     @Test
     void aKilledHolderIsReplacedWithinDurationPlusRenewEveryAtAHigherEpoch() {
-        cluster = new LeaseCluster("killed-holder", NatsServer.start(), LeaseCluster.work(""));
-        ServiceProcess a = cluster.start("a");
-        ServiceProcess b = cluster.start("b");
-        a.awaitReady(START);
-        b.awaitReady(START);
-        ServiceProcess holder = awaitOneHolder(List.of(a, b), Duration.ofSeconds(20));
-        ServiceProcess other = holder == a ? b : a;
+        Pair pair = twoWithAHolder("killed-holder", "");
+        ServiceProcess holder = pair.holder();
+        ServiceProcess other = pair.other();
         long oldEpoch = lease(holder).epoch();
 
         Duration failover = LeaseFailover.afterKill(holder, List.of(other), Duration.ofSeconds(30)).after();
@@ -97,13 +107,9 @@ class LeaseHoldingIT {
 
     @Test
     void aHolderStoppedWithSigtermReleasesTheLeaseSoAnotherTakesItAtOnce() {
-        cluster = new LeaseCluster("released", NatsServer.start(), LeaseCluster.work(""));
-        ServiceProcess a = cluster.start("a");
-        ServiceProcess b = cluster.start("b");
-        a.awaitReady(START);
-        b.awaitReady(START);
-        ServiceProcess holder = awaitOneHolder(List.of(a, b), Duration.ofSeconds(20));
-        ServiceProcess other = holder == a ? b : a;
+        Pair pair = twoWithAHolder("released", "");
+        ServiceProcess holder = pair.holder();
+        ServiceProcess other = pair.other();
         long oldEpoch = lease(holder).epoch();
 
         long signalled = System.nanoTime();
@@ -121,13 +127,9 @@ class LeaseHoldingIT {
 
     @Test
     void aFrozenHolderIsReplacedAndResumedActsNoMoreAndExits3() {
-        cluster = new LeaseCluster("frozen-holder", NatsServer.start(), LeaseCluster.work("sleep 0.1"));
-        ServiceProcess a = cluster.start("a");
-        ServiceProcess b = cluster.start("b");
-        a.awaitReady(START);
-        b.awaitReady(START);
-        ServiceProcess frozen = awaitOneHolder(List.of(a, b), Duration.ofSeconds(20));
-        ServiceProcess other = frozen == a ? b : a;
+        Pair pair = twoWithAHolder("frozen-holder", "sleep 0.1");
+        ServiceProcess frozen = pair.holder();
+        ServiceProcess other = pair.other();
         long frozenEpoch = lease(frozen).epoch();
 
         frozen.freeze();
