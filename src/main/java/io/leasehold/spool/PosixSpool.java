@@ -53,7 +53,7 @@ public final class PosixSpool implements Spool {
                     continue;
                 }
                 if (!attributes.get().isRegularFile()) {
-                    anomalies.report(SpoolFolder.PENDING, name, problemOf(attributes.get()), clock.now());
+                    anomalies.report(SpoolFolder.PENDING, name, SpoolFiles.problem(attributes.get()), clock.now());
                     continue;
                 }
                 ids.add(name);
@@ -89,7 +89,7 @@ public final class PosixSpool implements Spool {
             return false;
         }
         if (!attributes.isRegularFile()) {
-            anomalies.report(SpoolFolder.PENDING, claim.id(), problemOf(attributes), clock.now());
+            anomalies.report(SpoolFolder.PENDING, claim.id(), SpoolFiles.problem(attributes), clock.now());
             return false;
         }
         anomalies.forget(SpoolFolder.PENDING, claim.id());
@@ -206,15 +206,5 @@ public final class PosixSpool implements Spool {
         } catch (NoSuchFileException e) {
             return Optional.empty(); // claimed by another instance since the listing
         }
-    }
-
-    static String problemOf(BasicFileAttributes attributes) {
-        if (attributes.isSymbolicLink()) {
-            return "a symbolic link (never followed)";
-        }
-        if (attributes.isDirectory()) {
-            return "a directory where an item file belongs";
-        }
-        return "not a regular file";
     }
 }

@@ -120,7 +120,7 @@ class SpoolDrainTest {
                     .body("pending", equalTo(0)).body("done", equalTo(2)).body("claimed", equalTo(0))
                     .body("ignored.name", hasItems(badName, linkName, dirName, badClaim))
                     .body("ignored.findAll { it.name == '" + linkName + "' }.problem", hasItem("a symbolic link (never followed)"))
-                    .body("ignored.findAll { it.name == '" + dirName + "' }.problem", hasItem("a directory where an item file belongs"))
+                    .body("ignored.findAll { it.name == '" + dirName + "' }.problem", hasItem("a directory where a file belongs"))
                     .body("ignored.findAll { it.name == '" + badName + "' }.folder", hasItem("pending"))
                     .body("ignored.findAll { it.name == '" + badClaim + "' }.folder", hasItem("claimed"))
                     .body("ignored.name", not(hasItem(real1)));
