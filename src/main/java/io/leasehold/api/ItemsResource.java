@@ -19,12 +19,12 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.util.List;
+import org.jboss.resteasy.reactive.RestResponse;
 
 /** Items: enqueue, look up, list, cancel, retry. */
 @Path("/items")
@@ -49,7 +49,7 @@ public class ItemsResource {
     @POST
     @Blocking
     @Consumes(MediaType.WILDCARD)
-    public Response enqueue(@QueryParam("id") String id, @HeaderParam(HttpHeaders.CONTENT_LENGTH) Long length,
+    public RestResponse<Created> enqueue(@QueryParam("id") String id, @HeaderParam(HttpHeaders.CONTENT_LENGTH) Long length,
             @Context UriInfo uri, InputStream body) throws IOException {
         // Quarkus REST hands "?id=" over as null, the same as no id at all; an empty id is still a bad id.
         if (id == null && uri.getQueryParameters().containsKey("id")) {
@@ -60,8 +60,9 @@ public class ItemsResource {
             throw new io.leasehold.spool.ItemStore.PayloadTooLargeException(maxBytes);
         }
         ItemView created = store.enqueue(itemId, body == null ? InputStream.nullInputStream() : body, maxBytes);
-        return Response.created(URI.create("/items/" + itemId)).entity(new Created(created.id(), created.state()))
-                .build();
+        // Typed, so that Quarkus sees the body's type and keeps it for a native image.
+        return RestResponse.ResponseBuilder.<Created>created(URI.create("/items/" + itemId))
+                .entity(new Created(created.id(), created.state())).build();
     }
 
     record Created(String id, String state) {
