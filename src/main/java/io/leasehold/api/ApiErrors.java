@@ -2,6 +2,7 @@ package io.leasehold.api;
 
 import io.leasehold.spool.ItemStore;
 import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.io.IOException;
@@ -35,8 +36,16 @@ public class ApiErrors {
         if (e instanceof ItemStore.PayloadTooLargeException) {
             return answer(413, e.getMessage());
         }
+        if (e instanceof BoundedUpload.UploadIncompleteException) {
+            return answer(408, e.getMessage());
+        }
         LOG.warnf(e, "spool operation failed");
         return answer(500, "the spool could not be used: " + e.getMessage());
+    }
+
+    @ServerExceptionMapper
+    public Response overloaded(UploadSlots.OverloadedException e) {
+        return Response.fromResponse(answer(503, e.getMessage())).header(HttpHeaders.RETRY_AFTER, "1").build();
     }
 
     @ServerExceptionMapper

@@ -1,6 +1,7 @@
 package io.leasehold.api;
 
 import io.leasehold.config.LeaseholdConfig;
+import io.leasehold.core.Clock;
 import io.leasehold.core.ItemId;
 import io.leasehold.spool.ItemState;
 import io.leasehold.spool.ItemView;
@@ -23,6 +24,7 @@ import jakarta.ws.rs.core.UriInfo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 import org.jboss.resteasy.reactive.RestResponse;
 
@@ -36,10 +38,16 @@ public class ItemsResource {
 
     private final PosixItemStore store;
     private final long maxBytes;
+    private final UploadSlots uploads;
+    private final Clock clock;
+    private final Duration uploadTimeout;
 
-    public ItemsResource(PosixItemStore store, LeaseholdConfig config) {
+    public ItemsResource(PosixItemStore store, LeaseholdConfig config, UploadSlots uploads, Clock clock) {
         this.store = store;
         this.maxBytes = config.item().maxBytes().asLongValue();
+        this.uploads = uploads;
+        this.clock = clock;
+        this.uploadTimeout = config.item().uploadTimeout();
     }
 
     /**
@@ -59,7 +67,15 @@ public class ItemsResource {
         if (length != null && length > maxBytes) {
             throw new io.leasehold.spool.ItemStore.PayloadTooLargeException(maxBytes);
         }
-        ItemView created = store.enqueue(itemId, body == null ? InputStream.nullInputStream() : body, maxBytes);
+        uploads.acquire();
+        ItemView created;
+        try {
+            InputStream bounded = new BoundedUpload(body == null ? InputStream.nullInputStream() : body, clock,
+                    uploadTimeout);
+            created = store.enqueue(itemId, bounded, maxBytes);
+        } finally {
+            uploads.release();
+        }
         // Typed, so that Quarkus sees the body's type and keeps it for a native image.
         return RestResponse.ResponseBuilder.<Created>created(URI.create("/items/" + itemId))
                 .entity(new Created(created.id(), created.state())).build();

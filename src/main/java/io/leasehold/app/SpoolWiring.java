@@ -68,9 +68,9 @@ public class SpoolWiring {
     @Produces
     @Singleton
     Drainer drainer(PosixSpool spool, Clock clock, LeaseTerms terms, DrainSettings settings, @Selected Handler handler,
-            SpoolLayout layout, LeaseholdConfig config, DrainEvents events, LeaseService lease) {
+            SpoolLayout layout, LeaseholdConfig config, DrainEvents events, LeaseService lease, RenewalThread renewals) {
         ArrivalWatch arrivals = config.drain().auto() ? new NioArrivalWatch(layout) : ArrivalWatch.NONE;
         return new Drainer(spool, clock, terms, settings, handler, lease.gate(), Infrastructure.getDefaultWorkerPool(),
-                arrivals, events, config.drain().auto());
+                renewals, arrivals, events, config.drain().auto());
     }
 }

@@ -85,6 +85,12 @@ public final class ConfigCheck {
         if (c.item().maxBytes().asLongValue() < 1) {
             problem("leasehold.item.max-bytes", "must be at least 1 byte");
         }
+        if (c.item().maxUploads() < 1) {
+            problem("leasehold.item.max-uploads", "must be at least 1, got " + c.item().maxUploads());
+        }
+        if (c.item().uploadTimeout().toMillis() < 1000) {
+            problem("leasehold.item.upload-timeout", "must be at least 1s, got " + c.item().uploadTimeout());
+        }
         lease(c.lease());
         if (c.nats().requestTimeout().compareTo(c.lease().duration()) >= 0) {
             // NATS reports a permission refusal only when its request times out: a candidate waits at most

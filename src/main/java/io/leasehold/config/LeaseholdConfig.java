@@ -119,6 +119,14 @@ public interface LeaseholdConfig {
     interface ItemConfig {
         @WithDefault("1M")
         MemorySize maxBytes();
+
+        /** Uploads streaming at once; more are answered 503, so they never take every worker thread. */
+        @WithDefault("64")
+        int maxUploads();
+
+        /** An upload that has not finished in this time is answered 408 and nothing is kept. */
+        @WithDefault("30s")
+        Duration uploadTimeout();
     }
 
     interface ApiConfig {

@@ -50,6 +50,8 @@ public final class Drainer {
     private final LeaseTerms terms;
     private final DrainSettings settings;
     private final Executor workers;
+    /** Renewals never queue behind work: a worker pool full of slow uploads or handlers must not cost a claim. */
+    private final Executor renewals;
     private final ArrivalWatch arrivals;
     private final LeaseGate gate;
     private final DrainTally tally;
@@ -77,8 +79,10 @@ public final class Drainer {
     private volatile boolean accepting;
 
     public Drainer(Spool spool, Clock clock, LeaseTerms terms, DrainSettings settings, Handler handler,
-            LeaseGate gate, Executor workers, ArrivalWatch arrivals, DrainEvents events, boolean auto) {
+            LeaseGate gate, Executor workers, Executor renewals, ArrivalWatch arrivals, DrainEvents events,
+            boolean auto) {
         this.spool = spool;
+        this.renewals = renewals;
         this.clock = clock;
         this.terms = terms;
         this.settings = settings;
@@ -116,7 +120,7 @@ public final class Drainer {
 
     /** Renews every held claim now (what the renewal tick does). */
     public Uni<Void> renewNow() {
-        return Blocking.run(workers, () -> renewal.renewAll(List.copyOf(held.values())));
+        return Blocking.run(renewals, () -> renewal.renewAll(List.copyOf(held.values())));
     }
 
     /** Looks for expired claims and new items now (what the poll tick does). */

@@ -64,6 +64,8 @@ class ConfigCheckTest {
         "leasehold.handler|exec|leasehold.handler.exec.command",
         "leasehold.handler|http|leasehold.handler.http.url",
         "leasehold.item.max-bytes|0|leasehold.item.max-bytes",
+        "leasehold.item.max-uploads|0|leasehold.item.max-uploads",
+        "leasehold.item.upload-timeout|500ms|leasehold.item.upload-timeout",
         "leasehold.api.token|'   '|leasehold.api.token",
         "leasehold.lease.renew-every|0s|leasehold.lease.renew-every",
         "leasehold.lease.renew-every|500ms|leasehold.lease.renew-every",

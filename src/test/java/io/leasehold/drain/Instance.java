@@ -41,7 +41,7 @@ final class Instance implements AutoCloseable {
         spool = new PosixSpool(layout, anomalies, clock);
         DrainSettings settings = new DrainSettings(2, maxAttempts, Duration.ofSeconds(1), Duration.ZERO,
                 new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(8)), Duration.ZERO);
-        drainer = new Drainer(spool, clock, TERMS, settings, handler, gate, workers, arrivals, events,
+        drainer = new Drainer(spool, clock, TERMS, settings, handler, gate, workers, workers, arrivals, events,
                 auto);
         drainer.start();
     }

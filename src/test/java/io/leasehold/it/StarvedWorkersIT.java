@@ -1,0 +1,133 @@
+package io.leasehold.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.leasehold.testing.Await;
+import io.leasehold.testing.ServiceProcess;
+import io.leasehold.testing.SharedSpool;
+import io.leasehold.testing.SharedSpool.Run;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 8, scenario 2: uploads that stall mid-body must not starve claim renewal. Instance a holds a
+ * long attempt while 250 clients start uploads and then send nothing more; instance b is ready to take
+ * the claim over the moment a's renewals let it expire. The claim must survive: one run, attempt 1.
+ */
+class StarvedWorkersIT {
+
+    private static final int STALLED = 250;
+
+    private final List<ServiceProcess> instances = new ArrayList<>();
+    private final List<Socket> clients = new ArrayList<>();
+    private SharedSpool spool;
+
+    @AfterEach
+    void stopAll() {
+        clients.forEach(StarvedWorkersIT::closeQuietly);
+        instances.forEach(ServiceProcess::close);
+        if (spool != null) {
+            spool.killLeftoverAttempts();
+        }
+    }
+
+    private ServiceProcess start(String name) {
+        ServiceProcess p = ServiceProcess.start(name, spool.config(Map.of(
+                "leasehold.claim.lease", "6s",
+                "leasehold.claim.max-skew", "1s",
+                "leasehold.drain.poll-interval", "1s",
+                "leasehold.drain.concurrency", "1",
+                "leasehold.item.max-uploads", "32",
+                "leasehold.item.upload-timeout", "5s",
+                "quarkus.http.read-timeout", "3s")), spool.env(name));
+        instances.add(p);
+        return p.awaitReady(Duration.ofSeconds(60));
+    }
+
+    @Test
+    void stalledUploadsNeitherStarveRenewalsNorHoldThreadsUnbounded() throws Exception {
+        spool = SharedSpool.create("starved", "sleep 14");
+        ServiceProcess a = start("a");
+        spool.enqueue("slow", "slow");
+        Await.until("a runs the item", Duration.ofSeconds(20), () -> !spool.runs("start", "slow").isEmpty());
+
+        long renewalsBefore = (long) a.metric("leasehold_renewals_total", "");
+        long stallStart = System.nanoTime();
+        List<InputStream> answers = new ArrayList<>();
+        for (int i = 0; i < STALLED; i++) {
+            Socket s = new Socket("127.0.0.1", a.port());
+            s.setSoTimeout(30_000);
+            clients.add(s);
+            OutputStream out = s.getOutputStream();
+            out.write(("POST /items?id=stalled-" + i + " HTTP/1.1\r\nHost: a\r\nContent-Type: application/octet-stream\r\n"
+                    + "Content-Length: 65536\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(new byte[1024]); // the start of the body, then nothing more
+            out.flush();
+            answers.add(s.getInputStream());
+        }
+        ServiceProcess b = start("b");
+
+        Await.until("the item ends", Duration.ofSeconds(60), () -> !spool.runs("end", "slow").isEmpty());
+        List<Run> starts = spool.runs("start", "slow");
+        assertEquals(1, starts.size(), "run once, never taken over: " + starts);
+        assertEquals("a", starts.get(0).instance());
+        assertEquals(1, starts.get(0).attempt());
+        Await.until("settled in done/", Duration.ofSeconds(10), () -> spool.names("done").contains("slow"));
+        assertEquals(0.0, b.metric("leasehold_takeovers_total", ""), "b never took a live claim");
+        assertTrue(a.metric("leasehold_renewals_total", "") - renewalsBefore >= 4,
+                "a renewed every 2 s while its workers were busy with stalled uploads");
+
+        // Every stalled upload was answered or cut off within its bound, none accepted.
+        int refused = 0;
+        int cutOff = 0;
+        for (InputStream in : answers) {
+            String status = statusLine(in);
+            if (status.contains(" 503 ")) {
+                refused++;
+            } else if (status.isEmpty() || status.contains(" 408 ")) {
+                cutOff++;
+            } else {
+                throw new AssertionError("a stalled upload was answered " + status);
+            }
+        }
+        double seconds = (System.nanoTime() - stallStart) / 1e9;
+        System.out.printf("stalled uploads: %d refused with 503, %d cut off (408 or closed); all answered when read, %.1f s after the stall began%n",
+                refused, cutOff, seconds);
+        assertTrue(refused >= STALLED - 32, "beyond leasehold.item.max-uploads an upload is refused at once: "
+                + refused + " of " + STALLED);
+        assertTrue(spool.names("pending").stream().noneMatch(n -> n.startsWith("stalled-")), "nothing half-uploaded");
+    }
+
+    /** The status line of the answer, or "" when the connection was closed without one. */
+    private static String statusLine(InputStream in) {
+        try {
+            StringBuilder line = new StringBuilder();
+            int c;
+            while ((c = in.read()) >= 0 && c != '\n') {
+                line.append((char) c);
+            }
+            return line.toString().trim();
+        } catch (IOException e) {
+            return ""; // reset by the server: cut off
+        }
+    }
+
+    private static void closeQuietly(Socket s) {
+        try {
+            s.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
