@@ -1,6 +1,7 @@
 package io.leasehold.bench;
 
 import io.leasehold.testing.Await;
+import io.leasehold.testing.PackagedArtifact;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -11,11 +12,12 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** The packaged service as its own process (java -jar), on a free port and a spool of its own. */
+/** The packaged service as its own process ({@link PackagedArtifact}), on a free port and a spool of its own. */
 final class BenchService implements AutoCloseable {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -32,22 +34,16 @@ final class BenchService implements AutoCloseable {
 
     /** Starts the service; does not wait for it (a drain from the first claim on is what gets timed). */
     static BenchService start(Path spool, int concurrency, boolean auto, Path log) throws IOException {
-        String jar = System.getProperty("leasehold.jar");
-        if (jar == null || !Files.isRegularFile(Path.of(jar))) {
-            throw new IllegalStateException("system property leasehold.jar must name the packaged jar, was " + jar);
-        }
         int port = freePort();
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m",
-                "-Dquarkus.http.host=127.0.0.1",
-                "-Dquarkus.http.port=" + port,
-                "-Dleasehold.spool.dir=" + spool,
-                "-Dleasehold.drain.concurrency=" + concurrency,
-                "-Dleasehold.drain.auto=" + auto,
-                // Items are true no-ops: the log handler logs nothing per item at WARN.
-                "-Dquarkus.log.category.\"io.leasehold.handler.LogHandler\".level=WARN",
-                "-jar", jar));
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("quarkus.http.host", "127.0.0.1");
+        settings.put("quarkus.http.port", Integer.toString(port));
+        settings.put("leasehold.spool.dir", spool.toString());
+        settings.put("leasehold.drain.concurrency", Integer.toString(concurrency));
+        settings.put("leasehold.drain.auto", Boolean.toString(auto));
+        // Items are true no-ops: the log handler logs nothing per item at WARN.
+        settings.put("quarkus.log.category.\"io.leasehold.handler.LogHandler\".level", "WARN");
+        List<String> command = PackagedArtifact.current().command(List.of("-Xmx256m"), settings, List.of());
         Files.createDirectories(log.getParent());
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();

@@ -12,9 +12,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code java -jar <leasehold.jar> lease ...} as a child process of the test: command mode of the
- * packaged jar, with config keys as -D settings and extra environment variables. Inherited NATS_URL
- * and LEASEHOLD_* variables are removed, so only what a test gives counts. stdout and stderr go to
+ * {@code leasehold lease ...} as a child process of the test: command mode of the packaged artifact
+ * (the jar or the native runner, see {@link PackagedArtifact}), with config keys as -D settings and
+ * extra environment variables. Inherited NATS_URL and LEASEHOLD_* variables are removed, so only what
+ * a test gives counts. stdout and stderr go to
  * files under {@code target/it-logs}. Close it: that kills it (and what it ran) if it still runs.
  */
 public final class LeaseCommandProcess implements AutoCloseable {
@@ -33,18 +34,13 @@ public final class LeaseCommandProcess implements AutoCloseable {
 
     public static LeaseCommandProcess start(String name, Map<String, String> config, Map<String, String> env,
             String... words) {
-        String jar = System.getProperty("leasehold.jar");
-        if (jar == null || !Files.isRegularFile(Path.of(jar))) {
-            throw new IllegalStateException("system property leasehold.jar must name the packaged jar, got " + jar);
-        }
         // As a command typed at a terminal: SIGINT not ignored, even when the build runs in the background
         // (a job started with '&' inherits SIGINT ignored, and a JVM cannot undo that).
-        List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT",
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m", "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1"));
-        config.forEach((key, value) -> command.add("-D" + key + "=" + value));
-        command.addAll(List.of("-jar", jar, "lease"));
-        command.addAll(List.of(words));
+        List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT"));
+        List<String> args = new ArrayList<>(List.of("lease"));
+        args.addAll(List.of(words));
+        command.addAll(PackagedArtifact.current().command(
+                List.of("-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"), config, args));
         try {
             Path dir = Files.createDirectories(Path.of("target", "it-logs"));
             String stem = name + "-" + System.nanoTime();

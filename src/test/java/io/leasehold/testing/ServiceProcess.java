@@ -12,18 +12,18 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One packaged leasehold service ({@code java -jar}) as a child process of the test, for tests that
- * run several instances on one spool and stop, freeze or kill them with real signals. Its output
- * goes to a file under {@code target/it-logs}. Close it (try-with-resources or @AfterEach): that
+ * One packaged leasehold service (the jar or the native runner, see {@link PackagedArtifact}) as a
+ * child process of the test, for tests that run several instances on one spool and stop, freeze or
+ * kill them with real signals. Its output goes to a file under {@code target/it-logs}. Close it (try-with-resources or @AfterEach): that
  * kills it whatever state it is in.
  */
 public final class ServiceProcess implements AutoCloseable {
@@ -43,24 +43,16 @@ public final class ServiceProcess implements AutoCloseable {
     }
 
     /**
-     * Starts {@code java -jar <leasehold.jar>} with the given config keys as -D settings (the HTTP
-     * port is added) and extra environment variables. Does not wait for readiness.
+     * Starts the packaged service ({@link PackagedArtifact}) with the given config keys as -D settings (the
+     * HTTP port is added) and extra environment variables. Does not wait for readiness.
      */
     public static ServiceProcess start(String name, Map<String, String> config, Map<String, String> env) {
-        String jar = System.getProperty("leasehold.jar");
-        if (jar == null || !Files.isRegularFile(Path.of(jar))) {
-            throw new IllegalStateException("system property leasehold.jar must name the packaged jar, got " + jar);
-        }
         int port = freePort();
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                // Several JVMs share two cores with the build: keep each small and quick to start.
-                "-Xmx160m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
         Map<String, String> settings = new LinkedHashMap<>(config);
         settings.put("quarkus.http.port", Integer.toString(port));
-        settings.forEach((key, value) -> command.add("-D" + key + "=" + value));
-        command.add("-jar");
-        command.add(jar);
+        // Several processes share two cores with the build: keep each small and quick to start.
+        List<String> command = PackagedArtifact.current().command(
+                List.of("-Xmx160m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"), settings, List.of());
         try {
             Path dir = Files.createDirectories(Path.of("target", "it-logs"));
             Path log = dir.resolve(name + "-" + System.currentTimeMillis() + ".log");
@@ -142,6 +134,15 @@ public final class ServiceProcess implements AutoCloseable {
             return response.body();
         } catch (IOException e) {
             throw new UncheckedIOException("GET " + path + " on " + name, e);
+        }
+    }
+
+    /** Any request, answered whatever its status: {@code request} completes a builder already aimed at {@code path}. */
+    public HttpResponse<String> request(String path, UnaryOperator<HttpRequest.Builder> request) {
+        try {
+            return send(request.apply(HttpRequest.newBuilder(uri(path))));
+        } catch (IOException e) {
+            throw new UncheckedIOException(path + " on " + name, e);
         }
     }
 

@@ -1,0 +1,134 @@
+package io.leasehold.testing;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * The packaged leasehold as the last build produced it, and the one place that turns it into a command
+ * line. Quarkus writes {@code target/quarkus-artifact.properties} at package time: {@code type=native}
+ * after {@code ./mvnw verify -Dnative}, {@code type=jar} otherwise. Every test that starts leasehold as a
+ * process goes through here, so where native is built every such test runs the native runner.
+ */
+public final class PackagedArtifact {
+
+    /** The system property (set by failsafe) naming the properties file. */
+    public static final String LOCATION = "leasehold.artifact.properties";
+
+    private static final String HOW_TO_BUILD = "build it with ./mvnw package (the jar) or ./mvnw verify -Dnative"
+            + " (the native runner)";
+
+    /** The -X options a native runner understands too. */
+    private static final List<String> NATIVE_OPTIONS = List.of("-Xmx", "-Xms", "-Xmn", "-Xss");
+
+    public enum Type { JAR, NATIVE }
+
+    private static PackagedArtifact current;
+
+    private final Type type;
+    private final Path file;
+
+    private PackagedArtifact(Type type, Path file) {
+        this.type = type;
+        this.file = file;
+    }
+
+    /** The artifact named by the file in {@link #LOCATION}, read on first use; every later call answers the same. */
+    public static synchronized PackagedArtifact current() {
+        if (current == null) {
+            String location = System.getProperty(LOCATION);
+            if (location == null) {
+                throw new IllegalStateException("system property " + LOCATION + " is not set: run the test through"
+                        + " failsafe (./mvnw verify), which names target/quarkus-artifact.properties in it");
+            }
+            current = read(Path.of(location));
+        }
+        return current;
+    }
+
+    /** Reads a quarkus-artifact.properties; its {@code path} is relative to the file's own directory. */
+    public static PackagedArtifact read(Path properties) {
+        Path where = properties.toAbsolutePath();
+        if (!Files.isRegularFile(where)) {
+            throw new IllegalStateException(where + " does not exist, so there is no packaged artifact: " + HOW_TO_BUILD);
+        }
+        Properties p = new Properties();
+        try (Reader in = Files.newBufferedReader(where, StandardCharsets.UTF_8)) {
+            p.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not read " + where, e);
+        }
+        String typeName = p.getProperty("type");
+        String path = p.getProperty("path");
+        String found = where + " says type=" + typeName + ", path=" + path;
+        Type type;
+        if ("jar".equals(typeName)) {
+            type = Type.JAR;
+        } else if ("native".equals(typeName)) {
+            type = Type.NATIVE;
+        } else if ("native-sources".equals(typeName)) {
+            throw new IllegalStateException(found + ": the sources of a native build, nothing that runs; "
+                    + HOW_TO_BUILD);
+        } else {
+            throw new IllegalStateException(found + ": only jar and native can be run; " + HOW_TO_BUILD);
+        }
+        if (path == null || path.isBlank()) {
+            throw new IllegalStateException(found + ": no path to the artifact; " + HOW_TO_BUILD);
+        }
+        Path file = where.getParent().resolve(path);
+        boolean usable = type == Type.JAR ? Files.isRegularFile(file) : Files.isExecutable(file);
+        if (!usable) {
+            throw new IllegalStateException(found + ", but " + file + " is missing"
+                    + (type == Type.NATIVE ? " or not executable" : "") + "; " + HOW_TO_BUILD);
+        }
+        return new PackagedArtifact(type, file);
+    }
+
+    public Type type() {
+        return type;
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    /**
+     * The command that runs the artifact: {@code jvmOptions} (each {@code -X...}), then {@code settings} as
+     * {@code -Dkey=value}, then {@code args} for the application. A native runner takes {@code -D} and the
+     * memory sizes ({@code -Xmx}, {@code -Xms}, {@code -Xmn}, {@code -Xss}) the same way but refuses the
+     * JVM's own options ({@code -XX:...} and the other {@code -X...}), so those are left out for it.
+     */
+    public List<String> command(List<String> jvmOptions, Map<String, String> settings, List<String> args) {
+        List<String> command = new ArrayList<>();
+        command.add(type == Type.JAR ? Path.of(System.getProperty("java.home"), "bin", "java").toString()
+                : file.toString());
+        for (String option : jvmOptions) {
+            if (!option.startsWith("-X")) {
+                throw new IllegalArgumentException("not a JVM option: " + option + " (settings go in as -D, the rest"
+                        + " are arguments)");
+            }
+            if (type == Type.JAR || NATIVE_OPTIONS.stream().anyMatch(option::startsWith)) {
+                command.add(option);
+            }
+        }
+        settings.forEach((key, value) -> command.add("-D" + key + "=" + value));
+        if (type == Type.JAR) {
+            command.add("-jar");
+            command.add(file.toString());
+        }
+        command.addAll(args);
+        return command;
+    }
+
+    @Override
+    public String toString() {
+        return type.name().toLowerCase() + " " + file;
+    }
+}
