@@ -38,7 +38,7 @@ public class SpoolWiring {
         LeaseholdConfig.DrainConfig drain = config.drain();
         return new DrainSettings(drain.concurrency(), drain.maxAttempts(), drain.pollInterval(),
                 config.handler().timeout(), new Backoff(drain.backoffInitial(), drain.backoffMax()),
-                drain.shutdownTimeout());
+                drain.shutdownTimeout(), config.claim().takeover());
     }
 
     @Produces

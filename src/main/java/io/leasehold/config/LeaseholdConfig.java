@@ -1,5 +1,6 @@
 package io.leasehold.config;
 
+import io.leasehold.core.TakeoverRule;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -46,6 +47,10 @@ public interface LeaseholdConfig {
 
         @WithDefault("10s")
         Duration maxSkew();
+
+        /** {@code observed}: a taker also needs the claim seen unrenewed on its own clock; {@code reading}: not. */
+        @WithDefault("observed")
+        TakeoverRule takeover();
     }
 
     interface DrainConfig {

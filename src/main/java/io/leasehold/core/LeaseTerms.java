@@ -10,7 +10,9 @@ import java.time.Instant;
  * {@code renewalsPerLease - 1} intervals still beats the lease. Another instance takes a claim over
  * only once {@code lease + maxSkew} has passed since the reading in its name, by its own clock: a
  * holder whose clock is behind by up to {@code maxSkew} writes readings that look older than they
- * are, and the extra {@code maxSkew} keeps that from costing it a live claim.
+ * are, and the extra {@code maxSkew} keeps that from costing it a live claim. Under the default
+ * {@link TakeoverRule#OBSERVED} the taker must also have seen the name unchanged for
+ * {@link #unrenewedLongEnough()}, which protects a holder with any clock.
  */
 public record LeaseTerms(Duration lease, int renewalsPerLease, Duration maxSkew) {
 
@@ -42,6 +44,14 @@ public record LeaseTerms(Duration lease, int renewalsPerLease, Duration maxSkew)
 
     public boolean isTakeable(ClaimName claim, Instant now) {
         return !now.isBefore(takeableAt(claim));
+    }
+
+    /**
+     * How long a taker must see a claim's name unchanged under {@link TakeoverRule#OBSERVED}: a live
+     * holder renames it every {@link #renewEvery()}; twice that leaves room for one late tick.
+     */
+    public Duration unrenewedLongEnough() {
+        return renewEvery().multipliedBy(2);
     }
 
     /**

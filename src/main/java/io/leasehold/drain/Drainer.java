@@ -7,6 +7,7 @@ import io.leasehold.core.Generation;
 import io.leasehold.core.HeldClaim;
 import io.leasehold.core.ItemId;
 import io.leasehold.core.LeaseTerms;
+import io.leasehold.core.Sightings;
 import io.leasehold.handler.Handler;
 import io.leasehold.lease.LeaseGate;
 import io.leasehold.spool.ArrivalWatch;
@@ -64,6 +65,7 @@ public final class Drainer {
     private final Map<String, Cancellable> working = new ConcurrentHashMap<>();
     private final AtomicInteger running = new AtomicInteger();
     private final PendingCandidates candidates = new PendingCandidates();
+    private final Sightings sightings = new Sightings();
     private final Queue<ClaimName> takeoversDue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger fillRequests = new AtomicInteger();
     private final List<UniEmitter<? super Boolean>> idleWaiters = new CopyOnWriteArrayList<>();
@@ -93,8 +95,8 @@ public final class Drainer {
         this.tally = new DrainTally(events);
         this.renewal = new ClaimRenewal(spool, clock, tally);
         this.settlement = new Settlement(spool, clock, terms, settings, tally,
-                () -> ThreadLocalRandom.current().nextDouble());
-        this.takeover = new Takeover(spool, clock, terms, settings, tally);
+                () -> ThreadLocalRandom.current().nextDouble(), sightings);
+        this.takeover = new Takeover(spool, clock, terms, settings, tally, sightings);
         this.work = new ClaimWork(spool, clock, handler, gate, settings.handlerTimeout(), workers, settlement, tally);
     }
 
@@ -148,9 +150,11 @@ public final class Drainer {
 
     private void scanClaims() {
         try {
+            List<ClaimName> listed = spool.claims();
+            sightings.listed(listed, clock.monotonicNanos());
             Instant now = clock.now();
             List<ClaimName> due = new ArrayList<>();
-            for (ClaimName claim : spool.claims()) {
+            for (ClaimName claim : listed) {
                 if (!held.containsKey(claim.id()) && takeover.isDue(claim, now)) {
                     due.add(claim);
                 }

@@ -5,6 +5,7 @@ import io.leasehold.core.Clock;
 import io.leasehold.core.HeldClaim;
 import io.leasehold.core.LeaseTerms;
 import io.leasehold.core.Outcome;
+import io.leasehold.core.Sightings;
 import io.leasehold.spool.ItemState;
 import io.leasehold.spool.Spool;
 import java.io.IOException;
@@ -36,9 +37,11 @@ final class Settlement {
     private final DrainSettings settings;
     private final DrainEvents events;
     private final DoubleSupplier random;
+    private final Sightings sightings;
 
     Settlement(Spool spool, Clock clock, LeaseTerms terms, DrainSettings settings, DrainEvents events,
-            DoubleSupplier random) {
+            DoubleSupplier random, Sightings sightings) {
+        this.sightings = sightings;
         this.spool = spool;
         this.clock = clock;
         this.terms = terms;
@@ -94,6 +97,8 @@ final class Settlement {
         // Parked: the claim looks abandoned from retryAt on, and whoever takes it counts the attempt.
         boolean parked = move(claim, name -> spool.rename(name, name.renewedAt(parkedReading)));
         if (parked) {
+            // Nobody renews a parked claim: this instance may take it again at retryAt without watching it.
+            sightings.letGo(claim.current().renewedAt(parkedReading));
             LOG.infof("item %s attempt %d will be retried from %s: %s", claim.id(), claim.attempt(), retryAt, reason);
         }
         return parked ? "retried" : "lost";

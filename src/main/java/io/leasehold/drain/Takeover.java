@@ -4,6 +4,8 @@ import io.leasehold.core.ClaimName;
 import io.leasehold.core.Clock;
 import io.leasehold.core.Generation;
 import io.leasehold.core.LeaseTerms;
+import io.leasehold.core.Sightings;
+import io.leasehold.core.TakeoverRule;
 import io.leasehold.spool.ItemState;
 import io.leasehold.spool.Spool;
 import java.io.IOException;
@@ -13,7 +15,8 @@ import org.jboss.logging.Logger;
 
 /**
  * Takes over a claim whose lease ran out: renames it to a new generation (attempt + 1), which only
- * one instance can do. A claim parked for a retry is taken over the same way. A takeover that would
+ * one instance can do. By default its holder must also have been seen not renewing it, on this
+ * instance's own monotonic clock, so a live holder keeps its claims whatever its clock says. A claim parked for a retry is taken over the same way. A takeover that would
  * pass max-attempts sends the item to failed/ instead, so a poison item that kills its holder every
  * time stops after max-attempts with the reason.
  */
@@ -26,8 +29,11 @@ final class Takeover {
     private final LeaseTerms terms;
     private final DrainSettings settings;
     private final DrainEvents events;
+    private final Sightings sightings;
 
-    Takeover(Spool spool, Clock clock, LeaseTerms terms, DrainSettings settings, DrainEvents events) {
+    Takeover(Spool spool, Clock clock, LeaseTerms terms, DrainSettings settings, DrainEvents events,
+            Sightings sightings) {
+        this.sightings = sightings;
         this.spool = spool;
         this.clock = clock;
         this.terms = terms;
@@ -35,8 +41,13 @@ final class Takeover {
         this.events = events;
     }
 
+    /** Whether {@code seen} may be taken over now (see {@link TakeoverRule}). */
     boolean isDue(ClaimName seen, Instant now) {
-        return terms.isTakeable(seen, now);
+        if (!terms.isTakeable(seen, now)) {
+            return false;
+        }
+        return settings.takeover() == TakeoverRule.READING
+                || sightings.unchangedFor(seen, terms.unrenewedLongEnough(), clock.monotonicNanos());
     }
 
     /** The new claim to work on, or empty when not due, lost to another instance, or given up. */

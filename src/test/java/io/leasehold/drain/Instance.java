@@ -2,6 +2,7 @@ package io.leasehold.drain;
 
 import io.leasehold.core.Backoff;
 import io.leasehold.core.LeaseTerms;
+import io.leasehold.core.TakeoverRule;
 import io.leasehold.spool.ArrivalWatch;
 import io.leasehold.spool.PosixSpool;
 import io.leasehold.spool.SpoolAnomalies;
@@ -37,10 +38,19 @@ final class Instance implements AutoCloseable {
 
     /** With a real directory watch on pending/, as in production. */
     Instance(SpoolLayout layout, Instant start, int maxAttempts, boolean auto, ArrivalWatch arrivals) {
+        this(layout, start, maxAttempts, auto, arrivals, TakeoverRule.READING);
+    }
+
+    /**
+     * With the given takeover rule. The other constructors take over by the reading alone, which the
+     * protocol tests written before {@link TakeoverRule#OBSERVED} assume; ObservedTakeoverTest tests that.
+     */
+    Instance(SpoolLayout layout, Instant start, int maxAttempts, boolean auto, ArrivalWatch arrivals,
+            TakeoverRule takeover) {
         clock.set(start);
         spool = new PosixSpool(layout, anomalies, clock);
         DrainSettings settings = new DrainSettings(2, maxAttempts, Duration.ofSeconds(1), Duration.ZERO,
-                new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(8)), Duration.ZERO);
+                new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(8)), Duration.ZERO, takeover);
         drainer = new Drainer(spool, clock, TERMS, settings, handler, gate, workers, workers, arrivals, events,
                 auto);
         drainer.start();

@@ -1,6 +1,8 @@
 package io.leasehold.drain;
 
 import io.leasehold.core.ClaimName;
+import io.leasehold.core.TakeoverRule;
+import io.leasehold.spool.ArrivalWatch;
 import io.leasehold.spool.SpoolFolder;
 import io.leasehold.spool.SpoolLayout;
 import io.leasehold.testing.DrivenClock;
@@ -41,6 +43,12 @@ abstract class SpoolTestBase {
 
     Instance instance(Instant start, int maxAttempts, boolean auto) {
         Instance instance = new Instance(layout, start, maxAttempts, auto);
+        instances.add(instance);
+        return instance;
+    }
+
+    Instance instance(Instant start, TakeoverRule takeover) {
+        Instance instance = new Instance(layout, start, 5, true, ArrivalWatch.NONE, takeover);
         instances.add(instance);
         return instance;
     }

@@ -1,0 +1,140 @@
+package io.leasehold.drain;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.leasehold.core.ClaimName;
+import io.leasehold.core.Outcome;
+import io.leasehold.core.TakeoverRule;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The default takeover rule (contract §2): a taker needs the reading expired by its own clock and the
+ * claim's name seen unchanged on its own monotonic clock for longer than two renewal intervals (80 s
+ * with the test's lease of 120 s and 3 renewals per lease). So a live holder keeps its claims whatever
+ * its clock says, and a dead one's are still taken over.
+ */
+class ObservedTakeoverTest extends SpoolTestBase {
+
+    private static final Duration RENEW_EVERY = Instance.TERMS.renewEvery();
+
+    private ClaimName onlyClaim() throws IOException {
+        List<ClaimName> claims = claims();
+        assertEquals(1, claims.size(), "claims: " + claims);
+        return claims.get(0);
+    }
+
+    /** Both clocks run for {@code steps} renewal intervals; the holder renews, the other polls each time. */
+    private static void runTogether(Instance holder, Instance other, int steps) {
+        for (int step = 0; step < steps; step++) {
+            holder.clock.advance(RENEW_EVERY);
+            other.clock.advance(RENEW_EVERY);
+            other.poll();
+        }
+    }
+
+    @Test
+    void aLiveHolderWhoseClockIsAnHourBehindKeepsItsClaim() throws IOException {
+        Instance holder = instance(T0.minus(Duration.ofHours(1)), TakeoverRule.OBSERVED);
+        Instance other = instance(T0, TakeoverRule.OBSERVED);
+        enqueue("a");
+        holder.poll();
+        holder.handler.awaitStarted("a", 1);
+
+        runTogether(holder, other, 30); // twenty minutes of work; every reading looks an hour old to the other
+        assertTrue(other.handler.started.isEmpty(), "never taken over: " + other.handler.started);
+        assertEquals(1, onlyClaim().generation().attempt());
+        assertEquals(0, other.events.count("tookOver:a:2"));
+    }
+
+    @Test
+    void theReadingRuleTrustsClocksAndTakesTheSameLiveClaimAtOnce() throws IOException {
+        Instance holder = instance(T0.minus(Duration.ofHours(1)), TakeoverRule.OBSERVED);
+        Instance other = instance(T0, TakeoverRule.READING);
+        enqueue("a");
+        holder.poll();
+        holder.handler.awaitStarted("a", 1);
+
+        other.poll();
+        other.handler.awaitStarted("a", 2);
+        holder.clock.advance(RENEW_EVERY); // its next renewal finds the name gone: the live claim was lost
+        holder.handler.awaitCancelled("a");
+    }
+
+    @Test
+    void aLiveHolderKeepsItsClaimWhenTheOtherClockJumpsTenMinutesAhead() throws IOException {
+        Instance holder = instance(T0, TakeoverRule.OBSERVED);
+        Instance other = instance(T0, TakeoverRule.OBSERVED);
+        enqueue("a");
+        holder.poll();
+        holder.handler.awaitStarted("a", 1);
+
+        runTogether(holder, other, 3);
+        other.clock.set(other.clock.now().plus(Duration.ofMinutes(10)));
+        runTogether(holder, other, 10);
+        assertTrue(other.handler.started.isEmpty(), "never taken over: " + other.handler.started);
+        assertEquals(1, onlyClaim().generation().attempt());
+    }
+
+    @Test
+    void aWatcherTakesADeadHoldersClaimOnceTheLeaseAndSkewHavePassed() throws IOException {
+        Instance dead = instance(T0, TakeoverRule.OBSERVED);
+        Instance watcher = instance(T0, TakeoverRule.OBSERVED);
+        enqueue("a");
+        dead.poll();
+        dead.handler.awaitStarted("a", 1);
+        watcher.poll(); // sees the name from the start
+
+        // The dead holder never ticks again. The observation (80 s) is shorter than lease + skew (130 s).
+        for (int s = 1; s < Instance.TAKEABLE_AFTER.toSeconds(); s++) {
+            watcher.clock.advance(Duration.ofSeconds(1));
+            watcher.poll();
+        }
+        assertTrue(watcher.handler.started.isEmpty(), "not before lease + skew");
+        watcher.clock.advance(Duration.ofSeconds(1));
+        watcher.poll();
+        watcher.handler.awaitStarted("a", 2);
+        assertEquals(2, onlyClaim().generation().attempt());
+    }
+
+    @Test
+    void anInstanceStartedAfterTheHolderDiedTakesOverWithinTwoRenewalIntervalsAndAPoll() throws IOException {
+        Instance dead = instance(T0, TakeoverRule.OBSERVED);
+        enqueue("a");
+        dead.poll();
+        dead.handler.awaitStarted("a", 1);
+
+        // Started long after: the reading expired ages ago, but this instance has seen nothing yet.
+        Instance late = instance(T0.plus(Duration.ofMinutes(30)), TakeoverRule.OBSERVED);
+        late.poll();
+        long observedFor = 0;
+        while (late.handler.started.isEmpty()) {
+            late.clock.advance(Duration.ofSeconds(1));
+            observedFor++;
+            late.poll();
+            assertTrue(observedFor <= RENEW_EVERY.multipliedBy(2).toSeconds() + 1,
+                    "within 2 × lease/N + poll-interval of its start, not " + observedFor + " s");
+        }
+        late.handler.awaitStarted("a", 2);
+        assertEquals(RENEW_EVERY.multipliedBy(2).toSeconds() + 1, observedFor,
+                "not before its holder missed two renewals as seen from here");
+    }
+
+    @Test
+    void aRetryParkedByThisInstanceRunsAfterItsBackoffWithoutWatching() throws IOException {
+        Instance only = instance(T0, TakeoverRule.OBSERVED);
+        enqueue("a");
+        only.poll();
+        only.handler.awaitStarted("a", 1);
+        only.handler.finish("a", Outcome.retry("not yet"));
+        io.leasehold.testing.Await.until("parked", WAIT, () -> only.events.count("settled:a:retried") == 1);
+
+        // Backoff of attempt 1 is at most 1 s: the parker takes its own parked claim then, not 80 s later.
+        only.clock.advance(Duration.ofSeconds(1));
+        only.poll();
+        only.handler.awaitStarted("a", 2);
+    }
+}
