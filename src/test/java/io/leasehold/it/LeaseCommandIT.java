@@ -52,6 +52,18 @@ class LeaseCommandIT {
         assertEquals("$LEASEHOLD_EPOCH && exit 4\n", run.stdout());
     }
 
+    /**
+     * Words that look like the runtime's own options ({@code -D}, {@code -X}, {@code -XX:}) belong to CMD.
+     * A JVM stops reading its options at {@code -jar}; a native binary parses runtime options out of its
+     * arguments, so this is where the native build would lose them.
+     */
+    @Test
+    void wordsThatLookLikeRuntimeOptionsReachTheCommand() {
+        Finished run = lease("exec", "--", "echo", "-Dleasehold.spool.dir=/x", "-Xmx1g", "-XX:+UseSerialGC", "-X");
+        assertEquals(0, run.status(), run.stderr());
+        assertEquals("-Dleasehold.spool.dir=/x -Xmx1g -XX:+UseSerialGC -X\n", run.stdout());
+    }
+
     @Test
     void withShellTheWordsAreOneLineForBinSh() {
         Finished run = lease("exec", "--shell", "--", "echo \"e=$LEASEHOLD_EPOCH\"", "&&", "exit", "4");
