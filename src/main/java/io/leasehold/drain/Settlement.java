@@ -84,10 +84,32 @@ final class Settlement {
         return move(claim, name -> spool.settle(name, ItemState.FAILED)) ? "failed" : "lost";
     }
 
+    /**
+     * Back to pending/ for the current lease holder, no attempt counted: this instance's gate refused
+     * the act. Returns {@link #HANDED_BACK}, or "lost" when the claim was taken over meanwhile.
+     */
+    String handBackForHolder(HeldClaim claim, String why) throws IOException {
+        if (!claim.beginFinishing()) {
+            return "lost";
+        }
+        LOG.infof("item %s is handed back for the current lease holder: %s", claim.id(), why);
+        String where = move(claim, spool::handBack) ? HANDED_BACK : "lost";
+        if (where.equals("lost")) {
+            events.lost(claim.id());
+        } else {
+            events.settled(claim.id(), where);
+        }
+        return where;
+    }
+
     private String retry(HeldClaim claim, String reason) throws IOException {
         if (claim.attempt() >= settings.maxAttempts()) {
             return fail(claim, "gave up after " + claim.attempt() + " attempts; last: " + reason);
         }
+        return park(claim, reason);
+    }
+
+    private String park(HeldClaim claim, String reason) throws IOException {
         Instant retryAt = clock.now().plus(settings.backoff().after(claim.attempt(), random));
         Instant parkedReading = terms.readingTakeableAt(retryAt);
         recordReason(claim, reason);
