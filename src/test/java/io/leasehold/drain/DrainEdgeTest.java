@@ -47,6 +47,40 @@ class DrainEdgeTest extends SpoolTestBase {
     }
 
     @Test
+    void aReceiverRefusingTheEpochCountsAnAttemptWithBackoffAndFailsAfterMaxAttempts() throws IOException {
+        Instance instance = instance(T0, 3, true);
+        enqueue("refused");
+        instance.poll();
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            instance.handler.awaitStarted("refused", attempt);
+            instance.handler.finish("refused", Outcome.stale("receiver refused epoch 7 as stale (HTTP 409)"));
+            if (attempt == 3) {
+                break;
+            }
+            int finished = attempt;
+            Await.until("parked for a retry", WAIT, () -> instance.events.count("settled:refused:retried") == finished);
+            List<ClaimName> claims = claims();
+            assertEquals(1, claims.size(), "parked, not handed back: " + claims);
+            assertEquals(attempt, claims.get(0).generation().attempt());
+            Instant retryAt = Instance.TERMS.takeableAt(claims.get(0));
+            long backoffCeiling = 1000L << (attempt - 1);
+            Instant now = instance.clock.now();
+            assertTrue(!retryAt.isBefore(now.plusMillis(backoffCeiling / 2)) && !retryAt.isAfter(now.plusMillis(
+                    backoffCeiling)), "backoff after attempt " + attempt + ": " + retryAt);
+            instance.clock.set(retryAt.minusMillis(1));
+            instance.poll();
+            assertEquals(attempt, instance.handler.startedAttempts("refused").size(), "not before the backoff");
+            instance.clock.set(retryAt);
+            instance.poll();
+        }
+        Await.until("failed after max attempts", WAIT, () -> settledIn(SpoolFolder.FAILED, "refused"));
+        assertEquals("refused as stale 3 times", reason(instance, "refused"));
+        assertEquals(List.of(1, 2, 3), instance.handler.startedAttempts("refused"));
+        assertTrue(claims().isEmpty());
+        assertTrue(!settledIn(SpoolFolder.PENDING, "refused"), "never handed back to pending/");
+    }
+
+    @Test
     void aClaimWhoseFileIsLinkedFromElsewhereIsLeftAloneReportedAndNeverTakenOverAgain() throws IOException {
         Path outside = dir.resolve("outside");
         Instance holder = new Instance(layout, T0, 5, true, ArrivalWatch.NONE, real -> {
