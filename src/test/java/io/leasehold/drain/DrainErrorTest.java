@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Outcome;
+import io.leasehold.health.DrainReadiness;
 import io.leasehold.spool.ArrivalWatch;
 import io.leasehold.spool.Spool;
 import io.leasehold.spool.SpoolFolder;
@@ -15,6 +16,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -124,6 +126,9 @@ class DrainErrorTest extends SpoolTestBase {
         Await.until("the first settlement failed", WAIT, () -> holder.events.count("settleFailed:full") == 1);
         assertEquals(1, holder.drainer.claimsHeld(), "still held");
         assertEquals(1, holder.drainer.settlementsWaiting());
+        HealthCheckResponse ready = new DrainReadiness(holder.drainer).call();
+        assertEquals(HealthCheckResponse.Status.DOWN, ready.getStatus(), "readiness shows it");
+        assertEquals(1L, ready.getData().orElseThrow().get("settlementsWaiting"));
 
         for (int tick = 1; tick <= 5; tick++) {
             holder.clock.advance(Duration.ofSeconds(40)); // a renewal, then the next try of the settlement
@@ -142,6 +147,7 @@ class DrainErrorTest extends SpoolTestBase {
         assertTrue(other.handler.started.isEmpty(), "never taken over: its holder was alive to settle it");
         assertEquals(0, holder.drainer.claimsHeld());
         assertEquals(0, holder.drainer.settlementsWaiting());
+        assertEquals(HealthCheckResponse.Status.UP, new DrainReadiness(holder.drainer).call().getStatus());
         assertEquals(List.of(1), holder.handler.startedAttempts("full"), "the work ran once");
     }
 
