@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Outcome;
 import io.leasehold.spool.ArrivalWatch;
-import io.leasehold.spool.Spool;
 import io.leasehold.spool.SpoolFolder;
 import io.leasehold.testing.Await;
 import java.io.IOException;
@@ -20,10 +19,6 @@ import org.junit.jupiter.api.Test;
 
 /** Hostile files and refusing receivers at the edges of an attempt, with time driven by the test. */
 class DrainEdgeTest extends SpoolTestBase {
-
-    String reason(Instance instance, String id) throws IOException {
-        return instance.spool.reason(id).map(Spool.Reason::text).orElse("(none)");
-    }
 
     @Test
     void aDroppedInPayloadLargerThanTheHeapFailsWithItsSizeAndTheLimitWithoutBeingRead() throws IOException {

@@ -7,7 +7,6 @@ import io.leasehold.core.ClaimName;
 import io.leasehold.core.Outcome;
 import io.leasehold.health.DrainReadiness;
 import io.leasehold.spool.ArrivalWatch;
-import io.leasehold.spool.Spool;
 import io.leasehold.spool.SpoolFolder;
 import io.leasehold.testing.Await;
 import java.io.IOException;
@@ -37,10 +36,6 @@ class DrainErrorTest extends SpoolTestBase {
                 real -> faults = new FaultySpool(real));
         instances.add(instance);
         return instance;
-    }
-
-    String reason(Instance instance, String id) throws IOException {
-        return instance.spool.reason(id).map(Spool.Reason::text).orElse("(none)");
     }
 
     ClaimName onlyClaim() throws IOException {

@@ -8,7 +8,6 @@ import io.leasehold.testing.ProcessTable;
 import io.leasehold.testing.ServiceProcess;
 import io.leasehold.testing.SharedSpool;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -28,26 +27,27 @@ class ChildWatchdogIT {
     /** A grandchild in the same group as the handler's shell, which a kill of the shell alone would miss. */
     private static final String WORK = "sleep 601 & sleep 602";
 
-    private final List<ServiceProcess> instances = new ArrayList<>();
     private SharedSpool spool;
+    private ServiceProcess service;
 
     @AfterEach
-    void stopAll() {
-        instances.forEach(ServiceProcess::close);
+    void cleanUp() {
+        if (service != null) {
+            service.close(); // SIGKILL: then the leftovers are the watchdog's, or the next line's
+        }
         if (spool != null) {
             spool.killLeftoverAttempts();
         }
     }
 
     private ServiceProcess start(String name) {
-        ServiceProcess process = ServiceProcess.start(name, spool.config(Map.of(
+        service = ServiceProcess.start(name, spool.config(Map.of(
                 "leasehold.claim.lease", "3s",
                 "leasehold.claim.renewals-per-lease", "3",
                 "leasehold.claim.max-skew", "500ms",
                 "leasehold.drain.concurrency", "2",
                 "leasehold.drain.shutdown-timeout", "1s")), spool.env(name));
-        instances.add(process);
-        return process.awaitReady(Duration.ofSeconds(60));
+        return service.awaitReady(Duration.ofSeconds(60));
     }
 
     /** The group of each item's attempt once every process of it runs (the shell and its two sleeps). */
@@ -67,7 +67,7 @@ class ChildWatchdogIT {
     @Test
     void theChildrenOfAKilledServiceAreGoneWithinOneRenewalInterval() {
         spool = SharedSpool.create("orphans", WORK);
-        ServiceProcess service = start("victim");
+        start("victim");
         List<Long> groups = startTwoAttempts(service);
 
         long killedAt = System.nanoTime();
@@ -84,7 +84,7 @@ class ChildWatchdogIT {
     @Test
     void aCleanStopExitsZeroAndLeavesNeitherChildrenNorTheWatchdog() {
         spool = SharedSpool.create("clean-stop", WORK);
-        ServiceProcess service = start("stopping");
+        start("stopping");
         assertEquals(1, watchdogOf(service).size(), "one watchdog runs with the service");
         List<Long> groups = startTwoAttempts(service);
 
