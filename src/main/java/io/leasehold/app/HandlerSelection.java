@@ -6,15 +6,19 @@ import io.leasehold.handler.ExecHandler;
 import io.leasehold.handler.Handler;
 import io.leasehold.handler.HttpHandler;
 import io.leasehold.handler.LogHandler;
+import io.leasehold.handler.ProcessWatchdog;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.ext.web.client.WebClientOptions;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.ext.web.client.WebClient;
 import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.enterprise.inject.literal.NamedLiteral;
 import jakarta.inject.Singleton;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -33,7 +37,7 @@ public class HandlerSelection {
                 return new LogHandler();
             case "exec":
                 return new ExecHandler(config.handler().exec().command().orElseThrow(),
-                        Infrastructure.getDefaultWorkerPool());
+                        Infrastructure.getDefaultWorkerPool(), watchdog());
             case "http":
                 return http(config, vertx.get());
             default:
@@ -43,6 +47,23 @@ public class HandlerSelection {
                             + "', which is neither log, exec, http nor a @Named CDI bean implementing Handler");
                 }
                 return named.get();
+        }
+    }
+
+    /** Started with the service, so the children of a JVM that dies die with it (see ProcessWatchdog). */
+    private static ProcessWatchdog watchdog() {
+        try {
+            return ProcessWatchdog.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start the exec handler's watchdog (/bin/sh, setsid): "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** After the drain stopped (its children ended by the usual rules), the watchdog is told to exit too. */
+    void close(@Disposes @Selected Handler handler) throws Exception {
+        if (handler instanceof ExecHandler exec) {
+            exec.close();
         }
     }
 

@@ -55,8 +55,9 @@ public class SpoolWiring {
 
     @Produces
     @Singleton
-    PosixSpool spool(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock) {
-        return new PosixSpool(layout, anomalies, clock);
+    PosixSpool spool(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock, LeaseholdConfig config) {
+        // The same bound as the API's: a payload dropped in by another program is never read past it.
+        return new PosixSpool(layout, anomalies, clock, config.item().maxBytes().asLongValue());
     }
 
     @Produces

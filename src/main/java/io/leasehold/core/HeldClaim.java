@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * <pre>
  *   HELD ──renewal or look finds the file gone──▶ LOST      (stop the work, settle nothing)
  *   HELD ──worker starts settling / handing back─▶ FINISHING (renewal leaves it alone)
+ *   FINISHING ──the settlement failed (disk full)──▶ HELD (renewed again until a later try settles it)
  * </pre>
  *
  * <p>Only the renewal writes new names while the claim is HELD; the worker finds the file by id and
@@ -77,6 +78,14 @@ public final class HeldClaim {
     /** The worker takes the claim out of the renewal's hands; false when it was already lost. */
     public boolean beginFinishing() {
         return state.compareAndSet(State.HELD, State.FINISHING);
+    }
+
+    /**
+     * The settlement could not be written: the claim is this holder's again, renewed as before, so a
+     * holder alive to settle it never lets it expire. False when it was not finishing.
+     */
+    public boolean resumeHolding() {
+        return state.compareAndSet(State.FINISHING, State.HELD);
     }
 
     /** What to do when the claim is lost, e.g. cancel the running handler. Runs at once if already lost. */

@@ -15,8 +15,10 @@ public sealed interface Outcome {
     }
 
     /**
-     * The act may not happen under this instance's epoch (the gate refused it, or a receiver refused a
-     * stale epoch): the item is handed back to pending/ for the current holder, no attempt counted.
+     * The receiver refused the attempt's epoch as stale (HTTP 409): counted as an attempt and retried
+     * with backoff like {@link Retry}; an item refused on every attempt up to max-attempts fails as
+     * "refused as stale N times". (This instance's own gate refusing an act is not an outcome: the
+     * item is handed back for the holder, no attempt counted.)
      */
     record Stale(String reason) implements Outcome {
     }

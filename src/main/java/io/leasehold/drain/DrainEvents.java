@@ -27,6 +27,10 @@ public interface DrainEvents {
     default void handedBack(String id) {
     }
 
+    /** An outcome could not be written (e.g. a full disk); the claim stays held and it is tried again. */
+    default void settleFailed(String id, String error) {
+    }
+
     DrainEvents NONE = new DrainEvents() {
     };
 }

@@ -79,4 +79,9 @@ final class DrainTally implements DrainEvents {
     public void handedBack(String id) {
         next.handedBack(id);
     }
+
+    @Override
+    public void settleFailed(String id, String error) {
+        next.settleFailed(id, error);
+    }
 }

@@ -58,6 +58,7 @@ public final class Drainer {
     private final DrainTally tally;
     private final ClaimRenewal renewal;
     private final Settlement settlement;
+    private final SettlementRetry settlementRetry;
     private final Takeover takeover;
     private final ClaimWork work;
 
@@ -96,8 +97,11 @@ public final class Drainer {
         this.renewal = new ClaimRenewal(spool, clock, tally);
         this.settlement = new Settlement(spool, clock, terms, settings, tally,
                 () -> ThreadLocalRandom.current().nextDouble(), sightings);
+        this.settlementRetry = new SettlementRetry(settlement, clock, settings.backoff(), tally,
+                () -> ThreadLocalRandom.current().nextDouble());
         this.takeover = new Takeover(spool, clock, terms, settings, tally, sightings);
-        this.work = new ClaimWork(spool, clock, handler, gate, settings.handlerTimeout(), workers, settlement, tally);
+        this.work = new ClaimWork(spool, clock, handler, gate, settings.handlerTimeout(), workers, settlement,
+                settlementRetry, tally);
     }
 
     /**
@@ -120,9 +124,17 @@ public final class Drainer {
         return accepting && (auto || passes.get() > 0) && gate.mayClaim();
     }
 
-    /** Renews every held claim now (what the renewal tick does). */
+    /**
+     * Renews every held claim now (what the renewal tick does), then tries again the settlements that
+     * could not be written and whose backoff has passed.
+     */
     public Uni<Void> renewNow() {
-        return Blocking.run(renewals, () -> renewal.renewAll(List.copyOf(held.values())));
+        // Both on the renewal thread: a settlement that could not be written waits beside the renewals
+        // that keep its claim, never behind the work that fills the worker pool.
+        return Blocking.run(renewals, () -> {
+            renewal.renewAll(List.copyOf(held.values()));
+            settlementRetry.retryDue(clock.now());
+        });
     }
 
     /** Looks for expired claims and new items now (what the poll tick does). */
@@ -256,7 +268,9 @@ public final class Drainer {
                     }
                 })
                 .onTermination().invoke(() -> finished(held))
-                .subscribe().with(where -> { }, e -> LOG.errorf(e, "working on %s failed", held.current()));
+                // ClaimWork turns every failure into an outcome; this is only a last word should that ever break.
+                .subscribe().with(where -> { }, e -> LOG.errorf(e, "working on %s failed unexpectedly; its lease "
+                        + "will run out and another instance takes it over", held.current()));
         working.put(claim.id(), cancel);
         if (!this.held.containsKey(claim.id())) {
             working.remove(claim.id(), cancel); // it finished before it was registered
@@ -318,6 +332,11 @@ public final class Drainer {
         return held.size();
     }
 
+    /** Claims whose outcome is known but could not be written yet (held and renewed meanwhile). */
+    public int settlementsWaiting() {
+        return settlementRetry.waiting();
+    }
+
     /**
      * Stops claiming, lets running work finish within the shutdown timeout, then hands what is left
      * back to pending/ at once rather than leaving it to expire. Blocks; call it at shutdown.
@@ -343,6 +362,8 @@ public final class Drainer {
                 }
             }).ifNoItem().after(timeout).recoverWithItem(false).await().indefinitely();
         }
+        // An outcome that could not be written yet gets one more try: handing it back would run it again.
+        settlementRetry.retryAll();
         for (HeldClaim claim : List.copyOf(held.values())) {
             handBack(claim);
         }

@@ -15,7 +15,8 @@ import java.util.function.DoubleSupplier;
 import org.jboss.logging.Logger;
 
 /**
- * Ends a claim according to how its attempt went: done, failed, parked for a retry, or handed back.
+ * Ends a claim according to how its attempt went: done, failed, or parked for a retry (a receiver's
+ * refusal of a stale epoch too); or hands it back when this instance's own gate refused the act.
  * The file is found by id and generation, which a renewal never changes, and looked for again when
  * the renewal renamed it between the look and the move.
  */
@@ -66,8 +67,7 @@ final class Settlement {
                 spool.deleteReason(claim.id());
             }
         } else if (outcome instanceof Outcome.Stale stale) {
-            LOG.infof("item %s is handed back for the current lease holder: %s", claim.id(), stale.reason());
-            where = move(claim, spool::handBack) ? HANDED_BACK : "lost";
+            where = refused(claim, stale.reason());
         } else if (outcome instanceof Outcome.Failed failed) {
             where = fail(claim, failed.reason());
         } else {
@@ -87,10 +87,41 @@ final class Settlement {
         return move(claim, name -> spool.settle(name, ItemState.FAILED)) ? "failed" : "lost";
     }
 
+    /**
+     * Back to pending/ for the current lease holder, no attempt counted: this instance's gate refused
+     * the act. Returns {@link #HANDED_BACK}, or "lost" when the claim was taken over meanwhile.
+     */
+    String handBackForHolder(HeldClaim claim, String why) throws IOException {
+        if (!claim.beginFinishing()) {
+            return "lost";
+        }
+        LOG.infof("item %s is handed back for the current lease holder: %s", claim.id(), why);
+        String where = move(claim, spool::handBack) ? HANDED_BACK : "lost";
+        if (where.equals("lost")) {
+            events.lost(claim.id());
+        } else {
+            events.settled(claim.id(), where);
+        }
+        return where;
+    }
+
+    /** A receiver refused the epoch as stale: an attempt like any other, counted towards max-attempts. */
+    private String refused(HeldClaim claim, String detail) throws IOException {
+        int refusals = StaleRefusals.before(claim, spool.reason(claim.id())) + 1;
+        if (claim.attempt() >= settings.maxAttempts()) {
+            return fail(claim, StaleRefusals.gaveUp(refusals, claim.attempt(), detail));
+        }
+        return park(claim, StaleRefusals.parked(refusals, detail));
+    }
+
     private String retry(HeldClaim claim, String reason) throws IOException {
         if (claim.attempt() >= settings.maxAttempts()) {
             return fail(claim, "gave up after " + claim.attempt() + " attempts; last: " + reason);
         }
+        return park(claim, reason);
+    }
+
+    private String park(HeldClaim claim, String reason) throws IOException {
         Instant retryAt = clock.now().plus(settings.backoff().after(claim.attempt(), random));
         Instant parkedReading = terms.readingTakeableAt(retryAt);
         recordReason(claim, reason);

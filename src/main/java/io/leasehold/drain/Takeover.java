@@ -18,7 +18,7 @@ import org.jboss.logging.Logger;
  * one instance can do. By default its holder must also have been seen not renewing it, on this
  * instance's own monotonic clock, so a live holder keeps its claims whatever its clock says. A claim parked for a retry is taken over the same way. A takeover that would
  * pass max-attempts sends the item to failed/ instead, so a poison item that kills its holder every
- * time stops after max-attempts with the reason.
+ * time stops after max-attempts with the reason. A claim whose file is junk is never taken over.
  */
 final class Takeover {
 
@@ -54,6 +54,11 @@ final class Takeover {
     Optional<ClaimName> takeOver(ClaimName seen) throws IOException {
         Instant now = clock.now();
         if (!isDue(seen, now)) {
+            return Optional.empty();
+        }
+        if (spool.isJunk(seen)) {
+            // Reported by the spool. Never renamed, so its name stays the one every instance already
+            // knows, and nobody takes it over again and again.
             return Optional.empty();
         }
         Generation next = seen.generation().next();

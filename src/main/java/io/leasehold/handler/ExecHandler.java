@@ -3,6 +3,7 @@ package io.leasehold.handler;
 import io.leasehold.core.Outcome;
 import io.smallrye.mutiny.Uni;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,8 +19,12 @@ import org.jboss.logging.Logger;
  *
  * <p>The shell runs in a session of its own ({@code setsid}), so everything it starts shares one
  * process group, and cancelling the attempt (claim lost, timeout, shutdown) kills that whole group.
+ * Each group is registered with {@link ChildGroups} (the {@link ProcessWatchdog}) before the command
+ * runs: a small wrapper shell waits for a "go" line on its stdin, written only once the group is
+ * registered, so a JVM killed between the spawn and the registration leaves nothing running (the
+ * wrapper reads end of input and exits).
  */
-public final class ExecHandler implements Handler {
+public final class ExecHandler implements Handler, AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(ExecHandler.class);
     public static final int EX_TEMPFAIL = 75;
@@ -28,12 +33,32 @@ public final class ExecHandler implements Handler {
             "LEASEHOLD_NATS_PASSWORD", "LEASEHOLD_NATS_TOKEN", "LEASEHOLD_NATS_TLS_TRUSTSTORE_PASSWORD",
             "LEASEHOLD_NATS_TLS_KEYSTORE_PASSWORD");
 
+    /** $1 is the command, $2 the payload file; the payload becomes stdin only after the go. */
+    static final String WRAPPER = "IFS= read -r go && [ \"$go\" = go ] || exit 125\n"
+            + "exec <\"$2\" && exec /bin/sh -c \"$1\"";
+    private static final byte[] GO = "go\n".getBytes(StandardCharsets.US_ASCII);
+
     private final String command;
     private final Executor workers;
+    private final ChildGroups children;
 
+    /** Unwatched: a JVM that dies leaves its children running (for tests of the handler alone). */
     public ExecHandler(String command, Executor workers) {
+        this(command, workers, ChildGroups.NONE);
+    }
+
+    public ExecHandler(String command, Executor workers, ChildGroups children) {
         this.command = command;
         this.workers = workers;
+        this.children = children;
+    }
+
+    /** Closes the watchdog when this handler owns one (at shutdown, after the drain stopped). */
+    @Override
+    public void close() throws Exception {
+        if (children instanceof AutoCloseable owned) {
+            owned.close();
+        }
     }
 
     @Override
@@ -47,7 +72,10 @@ public final class ExecHandler implements Handler {
                 return;
             }
             emitter.onTermination(run::stopUnlessExited);
-            run.process.onExit().whenComplete((exited, error) -> emitter.complete(run.outcome()));
+            run.process.onExit().whenComplete((exited, error) -> {
+                children.deregister(run.process.pid());
+                emitter.complete(run.outcome());
+            });
         }).runSubscriptionOn(workers);
     }
 
@@ -56,8 +84,8 @@ public final class ExecHandler implements Handler {
         Path stderr = Files.createTempFile("leasehold-stderr-", ".txt");
         try {
             Files.write(stdin, item.payload());
-            ProcessBuilder builder = new ProcessBuilder("setsid", "/bin/sh", "-c", command)
-                    .redirectInput(stdin.toFile())
+            ProcessBuilder builder = new ProcessBuilder("setsid", "/bin/sh", "-c", WRAPPER, "leasehold-exec", command,
+                    stdin.toString())
                     .redirectOutput(ProcessBuilder.Redirect.INHERIT)
                     .redirectError(stderr.toFile());
             Map<String, String> env = builder.environment();
@@ -66,23 +94,36 @@ public final class ExecHandler implements Handler {
             env.put("LEASEHOLD_ITEM_ID", item.id());
             env.put("LEASEHOLD_ATTEMPT", Integer.toString(item.attempt()));
             env.put("LEASEHOLD_EPOCH", Long.toString(item.epoch()));
-            return new Run(builder.start(), stderr);
+            Process process = builder.start();
+            // setsid made the shell the leader of a group of its own: its pid is the group's id.
+            try {
+                children.register(process.pid());
+            } catch (IOException | RuntimeException e) {
+                process.destroyForcibly(); // still waiting for its go: nothing ran
+                throw e;
+            }
+            try (OutputStream go = process.getOutputStream()) {
+                go.write(GO);
+            } catch (IOException e) {
+                LOG.debugf("the command of %s ended before its go: %s", item.id(), e.getMessage());
+            }
+            return new Run(process, stdin, stderr);
         } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(stdin);
             Files.deleteIfExists(stderr);
             throw e;
-        } finally {
-            // The child holds its own descriptor; the name is not needed any more.
-            Files.deleteIfExists(stdin);
         }
     }
 
     private static final class Run {
         final Process process;
+        final Path stdin;
         final Path stderr;
         final AtomicBoolean finished = new AtomicBoolean();
 
-        Run(Process process, Path stderr) {
+        Run(Process process, Path stdin, Path stderr) {
             this.process = process;
+            this.stdin = stdin;
             this.stderr = stderr;
         }
 
@@ -132,10 +173,13 @@ public final class ExecHandler implements Handler {
 
         private void cleanUp() {
             if (finished.compareAndSet(false, true)) {
-                try {
-                    Files.deleteIfExists(stderr);
-                } catch (IOException e) {
-                    LOG.debugf("could not remove %s: %s", stderr, e.getMessage());
+                // The wrapper opens the payload by name after its go, so the name lives as long as the run.
+                for (Path file : new Path[] {stdin, stderr}) {
+                    try {
+                        Files.deleteIfExists(file);
+                    } catch (IOException e) {
+                        LOG.debugf("could not remove %s: %s", file, e.getMessage());
+                    }
                 }
             }
         }

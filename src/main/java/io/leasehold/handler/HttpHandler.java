@@ -11,9 +11,9 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * POSTs each attempt's payload as a binary-mode CloudEvent (contract §3). 2xx is done; 409 means the
- * receiver refused the epoch as stale, so the item is handed back for the current lease holder; 429,
- * 5xx, timeouts, refused connections and resets are retried; any other answer fails the item with
- * the status and the start of the response body.
+ * receiver refused the epoch as stale, which counts an attempt and is retried with backoff (failed
+ * after max-attempts as "refused as stale N times"); 429, 5xx, timeouts, refused connections and
+ * resets are retried; any other answer fails the item with the status and the start of the response body.
  *
  * <p>{@code ce-id} is the item id, the same on every attempt: CloudEvents identifies an event by
  * source and id and treats a repeat as a redelivery, which is exactly what a retry is, so a receiver

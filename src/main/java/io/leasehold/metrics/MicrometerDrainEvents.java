@@ -19,6 +19,7 @@ public class MicrometerDrainEvents implements DrainEvents {
     private final Counter takeovers;
     private final Counter lost;
     private final Counter handedBack;
+    private final Counter settleFailures;
     private final Map<String, Counter> attempts = new ConcurrentHashMap<>();
     private final Map<String, Timer> durations = new ConcurrentHashMap<>();
 
@@ -35,6 +36,9 @@ public class MicrometerDrainEvents implements DrainEvents {
                 .description("claims found taken over by another instance while held").register(registry);
         this.handedBack = Counter.builder("leasehold.claims.handed.back")
                 .description("claims handed back to pending/ at shutdown").register(registry);
+        this.settleFailures = Counter.builder("leasehold.settlements.failed")
+                .description("settlements that could not be written (e.g. a full disk); each is tried again")
+                .register(registry);
     }
 
     @Override
@@ -69,5 +73,10 @@ public class MicrometerDrainEvents implements DrainEvents {
     @Override
     public void handedBack(String id) {
         handedBack.increment();
+    }
+
+    @Override
+    public void settleFailed(String id, String error) {
+        settleFailures.increment();
     }
 }

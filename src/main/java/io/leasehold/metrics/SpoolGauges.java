@@ -41,6 +41,8 @@ public class SpoolGauges {
                 .description("how long the oldest pending item has waited").register(registry);
         Gauge.builder("leasehold.claims.held", drainer, Drainer::claimsHeld)
                 .description("claims this instance holds now").register(registry);
+        Gauge.builder("leasehold.settlements.waiting", drainer, Drainer::settlementsWaiting)
+                .description("held claims whose outcome could not be written yet").register(registry);
         clock.every("leasehold-gauges", REFRESH, this::refresh);
     }
 

@@ -5,7 +5,6 @@ import io.leasehold.core.ClaimName;
 import io.leasehold.core.Generation;
 import io.leasehold.core.ItemId;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -25,14 +24,24 @@ public final class PosixSpool implements Spool {
     /** A listing racing a rename in the same directory can miss the entry once; look a few times. */
     private static final int LOOKS = 3;
 
+    /** The default of {@code leasehold.item.max-bytes}, for callers that do not configure one. */
+    public static final long DEFAULT_MAX_PAYLOAD_BYTES = 1024 * 1024;
+
     private final SpoolLayout layout;
     private final SpoolAnomalies anomalies;
     private final Clock clock;
+    private final long maxPayloadBytes;
 
     public PosixSpool(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock) {
+        this(layout, anomalies, clock, DEFAULT_MAX_PAYLOAD_BYTES);
+    }
+
+    /** @param maxPayloadBytes {@code leasehold.item.max-bytes}: a larger payload is never read */
+    public PosixSpool(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock, long maxPayloadBytes) {
         this.layout = layout;
         this.anomalies = anomalies;
         this.clock = clock;
+        this.maxPayloadBytes = maxPayloadBytes;
     }
 
     @Override
@@ -71,7 +80,7 @@ public final class PosixSpool implements Spool {
             Path path = layout.file(folder, name);
             try {
                 BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-                return folder == SpoolFolder.CLAIMED ? ClaimName.parse(name).isEmpty()
+                return folder == SpoolFolder.CLAIMED ? ClaimName.parse(name).isEmpty() || junkProblem(path).isPresent()
                         : !ItemId.isValid(name) || !a.isRegularFile();
             } catch (IOException e) {
                 return false; // gone
@@ -90,6 +99,11 @@ public final class PosixSpool implements Spool {
         }
         if (!attributes.isRegularFile()) {
             anomalies.report(SpoolFolder.PENDING, claim.id(), SpoolFiles.problem(attributes), clock.now());
+            return false;
+        }
+        if (((Number) Files.getAttribute(source, "unix:nlink", LinkOption.NOFOLLOW_LINKS)).intValue() > 1) {
+            // An enqueue between its link and its unlink (or a hard link from elsewhere): a claim would
+            // only find a payload it must not read. Looked at again on the next scan.
             return false;
         }
         anomalies.forget(SpoolFolder.PENDING, claim.id());
@@ -138,10 +152,32 @@ public final class PosixSpool implements Spool {
 
     @Override
     public byte[] payload(ClaimName claim) throws IOException {
-        // NOFOLLOW: a symlink planted under a claim's name is never read through.
-        try (InputStream in = Files.newInputStream(layout.claimFile(claim), StandardOpenOption.READ,
-                LinkOption.NOFOLLOW_LINKS)) {
-            return in.readAllBytes();
+        try {
+            return SpoolFiles.readBounded(layout.claimFile(claim), maxPayloadBytes, "the payload of " + claim.id());
+        } catch (UnfitFileException e) {
+            if (e.kind() == UnfitFileException.Kind.JUNK) {
+                anomalies.report(SpoolFolder.CLAIMED, claim.fileName(), e.getMessage(), clock.now());
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public boolean isJunk(ClaimName claim) throws IOException {
+        Optional<String> problem = junkProblem(layout.claimFile(claim));
+        problem.ifPresent(p -> anomalies.report(SpoolFolder.CLAIMED, claim.fileName(), p, clock.now()));
+        return problem.isPresent();
+    }
+
+    /** What makes the file junk (never its size), or empty when it is fit or gone. */
+    private static Optional<String> junkProblem(Path file) throws IOException {
+        try {
+            SpoolFiles.fitAttributes(file, Long.MAX_VALUE);
+            return Optional.empty();
+        } catch (UnfitFileException e) {
+            return Optional.of(e.getMessage());
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
         }
     }
 

@@ -28,8 +28,19 @@ public interface Spool {
     /** Every well-formed claim in claimed/; malformed names are reported and skipped. */
     List<ClaimName> claims() throws IOException;
 
-    /** The payload of a claim; throws {@link java.nio.file.NoSuchFileException} when it is gone. */
+    /**
+     * The payload of a claim, read up to {@code leasehold.item.max-bytes}; throws
+     * {@link java.nio.file.NoSuchFileException} when it is gone, and {@link UnfitFileException} when it
+     * is larger than that ({@code OVERSIZED}) or not a plain file of the spool's own ({@code JUNK},
+     * reported as an anomaly): neither is ever read into memory.
+     */
     byte[] payload(ClaimName claim) throws IOException;
+
+    /**
+     * Whether the claim's file is junk (a symlink, a FIFO, a hard link to a name elsewhere ...), which is
+     * reported and must never be taken over, read or moved; false when it is fit or gone.
+     */
+    boolean isJunk(ClaimName claim) throws IOException;
 
     /** claimed/{claim} → done/{id} or failed/{id}. False when the claim is gone. */
     boolean settle(ClaimName claim, ItemState where) throws IOException;

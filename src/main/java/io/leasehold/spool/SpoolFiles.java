@@ -26,18 +26,22 @@ public final class SpoolFiles {
 
     /** The content of {@code file}, at most {@code maxBytes}; {@link java.nio.file.NoSuchFileException} when gone. */
     public static byte[] readBounded(Path file, long maxBytes) throws IOException {
-        Map<String, Object> before = fitAttributes(file, maxBytes);
+        return readBounded(file, maxBytes, file.getFileName().toString());
+    }
+
+    /** As {@link #readBounded(Path, long)}, naming the file {@code what} in the messages (e.g. "the payload of x"). */
+    public static byte[] readBounded(Path file, long maxBytes, String what) throws IOException {
+        Map<String, Object> before = fitAttributes(file, maxBytes, what);
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-            Map<String, Object> after = fitAttributes(file, maxBytes);
+            Map<String, Object> after = fitAttributes(file, maxBytes, what);
             if (!Objects.equals(before.get("fileKey"), after.get("fileKey"))) {
-                throw new UnfitFileException(UnfitFileException.Kind.JUNK,
-                        file.getFileName() + " was replaced while it was being opened");
+                throw new UnfitFileException(UnfitFileException.Kind.JUNK, what + " was replaced while it was being opened");
             }
             // Read one byte past the bound: a file that grew after the look is refused, not cut short.
             InputStream in = Channels.newInputStream(channel);
             byte[] content = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes + 1));
             if (content.length > maxBytes) {
-                throw oversized(file, content.length, maxBytes, true);
+                throw oversized(what, content.length, maxBytes, true);
             }
             return content;
         }
@@ -48,25 +52,29 @@ public final class SpoolFiles {
      * {@link UnfitFileException} when not, {@link java.nio.file.NoSuchFileException} when gone.
      */
     public static Map<String, Object> fitAttributes(Path file, long maxBytes) throws IOException {
+        return fitAttributes(file, maxBytes, file.getFileName().toString());
+    }
+
+    private static Map<String, Object> fitAttributes(Path file, long maxBytes, String what) throws IOException {
         Map<String, Object> a = Files.readAttributes(file, "unix:fileKey,isRegularFile,isSymbolicLink,isDirectory,"
                 + "size,nlink", LinkOption.NOFOLLOW_LINKS);
         if (!Boolean.TRUE.equals(a.get("isRegularFile"))) {
-            throw new UnfitFileException(UnfitFileException.Kind.JUNK, file.getFileName() + " is " + problem(a));
+            throw new UnfitFileException(UnfitFileException.Kind.JUNK, what + " is " + problem(a));
         }
         int links = ((Number) a.get("nlink")).intValue();
         if (links != 1) {
-            throw new UnfitFileException(UnfitFileException.Kind.JUNK, file.getFileName() + " has " + links
+            throw new UnfitFileException(UnfitFileException.Kind.JUNK, what + " has " + links
                     + " names (a hard link to a file elsewhere is never read)");
         }
         long size = ((Number) a.get("size")).longValue();
         if (size > maxBytes) {
-            throw oversized(file, size, maxBytes, false);
+            throw oversized(what, size, maxBytes, false);
         }
         return a;
     }
 
-    private static UnfitFileException oversized(Path file, long size, long maxBytes, boolean atLeast) {
-        return new UnfitFileException(UnfitFileException.Kind.OVERSIZED, file.getFileName() + " is "
+    private static UnfitFileException oversized(String what, long size, long maxBytes, boolean atLeast) {
+        return new UnfitFileException(UnfitFileException.Kind.OVERSIZED, what + " is "
                 + (atLeast ? "over " + maxBytes : Long.toString(size)) + " bytes, more than the limit of " + maxBytes
                 + " bytes (leasehold.item.max-bytes)");
     }

@@ -2,17 +2,18 @@ package io.leasehold.api;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
-import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.core.ClaimName;
+import io.leasehold.core.LeaseTerms;
 import io.leasehold.spool.PosixSpool;
 import io.leasehold.spool.Spool;
 import io.leasehold.spool.SpoolFolder;
 import io.leasehold.spool.SpoolLayout;
 import io.leasehold.testing.Await;
+import io.leasehold.testing.DrivenClock;
 import io.leasehold.testing.HttpReceiver;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
@@ -41,6 +42,12 @@ class HttpDrainTest {
 
     @Inject
     PosixSpool spool;
+
+    @Inject
+    DrivenClock clock;
+
+    @Inject
+    LeaseTerms terms;
 
     HttpReceiver receiver;
 
@@ -105,28 +112,32 @@ class HttpDrainTest {
     }
 
     @Test
-    void aStaleEpochHandsTheItemBackWithoutCountingAnAttempt() {
+    void aStaleEpochCountsAnAttemptAndIsRetriedAfterBackoff() throws IOException {
         String id = SpoolFixture.uniqueId("fenced");
         enqueue(id, "x".getBytes());
         receiver.sawEpoch(5); // a newer lease holder has been served: epoch 0 is stale
 
         given().queryParam("budget", "20s").when().post("/drain").then().statusCode(200)
                 .body("claimed", equalTo(1)).body("done", equalTo(0)).body("failed", equalTo(0))
-                .body("retried", equalTo(0)).body("idle", equalTo(true));
+                .body("retried", equalTo(1)).body("handedBack", equalTo(0)).body("idle", equalTo(true));
 
-        assertEquals(List.of(id), SpoolFixture.names(layout, SpoolFolder.PENDING), "back in pending/");
-        SpoolFixture.assertEmpty(layout, SpoolFolder.CLAIMED, SpoolFolder.DONE, SpoolFolder.FAILED);
-        given().when().get("/items/{id}", id).then().body("state", equalTo("pending")).body("reason", nullValue());
+        // Contract §3: parked for a retry with backoff, the refusal counted as attempt 1, never handed back.
+        SpoolFixture.assertEmpty(layout, SpoolFolder.PENDING, SpoolFolder.DONE, SpoolFolder.FAILED);
+        ClaimName parked = ClaimName.parse(SpoolFixture.names(layout, SpoolFolder.CLAIMED).get(0)).orElseThrow();
+        assertEquals(1, parked.generation().attempt());
+        assertEquals("refused as stale 1 time; last: receiver refused epoch 0 as stale (HTTP 409: epoch 0 is below 5)",
+                spool.reason(id).map(Spool.Reason::text).orElseThrow());
         assertEquals(1, receiver.all(id).size(), "tried once in that pass, not again and again");
 
         receiver.forgetEpochs(); // the receiver now accepts epoch 0 again
+        clock.set(terms.takeableAt(parked)); // the backoff has passed
         given().queryParam("budget", "20s").when().post("/drain").then().statusCode(200)
-                .body("claimed", equalTo(1)).body("done", equalTo(1));
+                .body("tookOver", equalTo(1)).body("done", equalTo(1));
 
         assertEquals(List.of(id), SpoolFixture.names(layout, SpoolFolder.DONE));
         List<HttpReceiver.Received> tries = receiver.all(id);
         assertEquals(2, tries.size());
-        assertEquals("1", tries.get(1).header("Leasehold-Attempt"), "the refused try counted no attempt");
+        assertEquals("2", tries.get(1).header("Leasehold-Attempt"), "the refused try counted an attempt");
     }
 
     @Test

@@ -15,6 +15,11 @@ final class CountingEvents implements DrainEvents {
     }
 
     @Override
+    public void renewed(String id) {
+        seen.add("renewed:" + id);
+    }
+
+    @Override
     public void tookOver(String id, int attempt) {
         seen.add("tookOver:" + id + ":" + attempt);
     }
@@ -37,6 +42,11 @@ final class CountingEvents implements DrainEvents {
     @Override
     public void handedBack(String id) {
         seen.add("handedBack:" + id);
+    }
+
+    @Override
+    public void settleFailed(String id, String error) {
+        seen.add("settleFailed:" + id);
     }
 
     long count(String event) {

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Outcome;
 import io.leasehold.spool.Anomaly;
-import io.leasehold.spool.Spool;
 import io.leasehold.spool.SpoolFolder;
 import io.leasehold.spool.SpoolLayout;
 import io.leasehold.testing.Await;
@@ -27,10 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Retries, poison items, garbage in the spool, shutdown and drain passes, with time driven by the test. */
 class DrainFailureTest extends SpoolTestBase {
-
-    String reason(Instance instance, String id) throws IOException {
-        return instance.spool.reason(id).map(Spool.Reason::text).orElse("(none)");
-    }
 
     @Test
     void aRetryableFailureComesBackAfterBackoffAndGivesUpAtMaxAttempts() throws IOException {

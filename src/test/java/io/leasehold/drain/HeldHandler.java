@@ -22,8 +22,19 @@ final class HeldHandler implements Handler {
     final Set<String> cancelled = ConcurrentHashMap.newKeySet();
     private final Map<String, UniEmitter<? super Outcome>> running = new ConcurrentHashMap<>();
 
+    /** When set, every call of handle records the item and throws this at once, as a broken bean would. */
+    volatile Throwable throwing;
+
     @Override
     public Uni<Outcome> handle(WorkItem item) {
+        Throwable broken = throwing;
+        if (broken != null) {
+            started.add(item);
+            if (broken instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw (Error) broken;
+        }
         return Uni.createFrom().<Outcome>emitter(emitter -> {
             emitter.onTermination(() -> running.remove(item.id(), emitter));
             running.put(item.id(), emitter);
@@ -48,6 +59,15 @@ final class HeldHandler implements Handler {
             throw new AssertionError("no attempt at " + id + " is running");
         }
         emitter.complete(outcome);
+    }
+
+    /** Ends the running attempt at {@code id} with a failed Uni. */
+    void fail(String id, Throwable error) {
+        UniEmitter<? super Outcome> emitter = running.get(id);
+        if (emitter == null) {
+            throw new AssertionError("no attempt at " + id + " is running");
+        }
+        emitter.fail(error);
     }
 
     void awaitCancelled(String id) {

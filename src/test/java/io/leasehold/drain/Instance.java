@@ -5,6 +5,7 @@ import io.leasehold.core.LeaseTerms;
 import io.leasehold.core.TakeoverRule;
 import io.leasehold.spool.ArrivalWatch;
 import io.leasehold.spool.PosixSpool;
+import io.leasehold.spool.Spool;
 import io.leasehold.spool.SpoolAnomalies;
 import io.leasehold.spool.SpoolLayout;
 import io.leasehold.testing.DrivenClock;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.UnaryOperator;
 
 /**
  * One service instance on a shared spool, as the drain sees it: its own driven clock, its own
@@ -38,7 +40,13 @@ final class Instance implements AutoCloseable {
 
     /** With a real directory watch on pending/, as in production. */
     Instance(SpoolLayout layout, Instant start, int maxAttempts, boolean auto, ArrivalWatch arrivals) {
-        this(layout, start, maxAttempts, auto, arrivals, TakeoverRule.READING);
+        this(layout, start, maxAttempts, auto, arrivals, UnaryOperator.identity(), TakeoverRule.READING);
+    }
+
+    /** Draining through {@code decorate(spool)}, e.g. a {@link FaultySpool}; the test's own looks use the real one. */
+    Instance(SpoolLayout layout, Instant start, int maxAttempts, boolean auto, ArrivalWatch arrivals,
+            UnaryOperator<Spool> decorate) {
+        this(layout, start, maxAttempts, auto, arrivals, decorate, TakeoverRule.READING);
     }
 
     /**
@@ -47,12 +55,17 @@ final class Instance implements AutoCloseable {
      */
     Instance(SpoolLayout layout, Instant start, int maxAttempts, boolean auto, ArrivalWatch arrivals,
             TakeoverRule takeover) {
+        this(layout, start, maxAttempts, auto, arrivals, UnaryOperator.identity(), takeover);
+    }
+
+    private Instance(SpoolLayout layout, Instant start, int maxAttempts, boolean auto, ArrivalWatch arrivals,
+            UnaryOperator<Spool> decorate, TakeoverRule takeover) {
         clock.set(start);
         spool = new PosixSpool(layout, anomalies, clock);
         DrainSettings settings = new DrainSettings(2, maxAttempts, Duration.ofSeconds(1), Duration.ZERO,
                 new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(8)), Duration.ZERO, takeover);
-        drainer = new Drainer(spool, clock, TERMS, settings, handler, gate, workers, workers, arrivals, events,
-                auto);
+        drainer = new Drainer(decorate.apply(spool), clock, TERMS, settings, handler, gate, workers, workers,
+                arrivals, events, auto);
         drainer.start();
     }
 

@@ -3,6 +3,7 @@ package io.leasehold.drain;
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.TakeoverRule;
 import io.leasehold.spool.ArrivalWatch;
+import io.leasehold.spool.Spool;
 import io.leasehold.spool.SpoolFolder;
 import io.leasehold.spool.SpoolLayout;
 import io.leasehold.testing.DrivenClock;
@@ -72,6 +73,11 @@ abstract class SpoolTestBase {
         try (Stream<Path> files = Files.list(layout.folder(SpoolFolder.CLAIMED))) {
             return files.map(p -> ClaimName.parse(p.getFileName().toString())).flatMap(Optional::stream).toList();
         }
+    }
+
+    /** The reason recorded for the item, as the API shows it. */
+    static String reason(Instance instance, String id) throws IOException {
+        return instance.spool.reason(id).map(Spool.Reason::text).orElse("(none)");
     }
 
     boolean settledIn(SpoolFolder folder, String id) {

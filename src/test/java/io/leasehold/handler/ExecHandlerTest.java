@@ -12,6 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
@@ -98,5 +100,54 @@ class ExecHandlerTest {
         Outcome.Failed failed = assertInstanceOf(Outcome.Failed.class, run("no-such-command-here", item("")));
         assertTrue(failed.reason().startsWith("exit 127: "), failed.reason());
         assertTrue(failed.reason().contains("not found"), failed.reason());
+    }
+
+    /** Records registrations, and can refuse them, as a watchdog that cannot be reached would. */
+    static final class RecordingGroups implements ChildGroups {
+        final List<String> seen = new CopyOnWriteArrayList<>();
+        volatile Path mustNotExistYet;
+        volatile boolean refuse;
+
+        @Override
+        public void register(long pgid) throws IOException {
+            seen.add("+" + pgid);
+            if (mustNotExistYet != null && Files.exists(mustNotExistYet)) {
+                throw new AssertionError("the command ran before its group was registered");
+            }
+            if (refuse) {
+                throw new IOException("the watchdog is gone");
+            }
+        }
+
+        @Override
+        public void deregister(long pgid) {
+            seen.add("-" + pgid);
+        }
+    }
+
+    @Test
+    void theGroupIsRegisteredBeforeTheCommandRunsAndDeregisteredWhenItExits() throws IOException {
+        RecordingGroups groups = new RecordingGroups();
+        Path ran = dir.resolve("ran");
+        groups.mustNotExistYet = ran;
+        Outcome outcome = new ExecHandler("cat > " + ran, workers, groups).handle(item("in")).await().atMost(WAIT);
+        assertInstanceOf(Outcome.Done.class, outcome);
+        assertEquals("in", Files.readString(ran), "the payload still arrives on stdin");
+        assertEquals(2, groups.seen.size(), groups.seen.toString());
+        assertEquals(groups.seen.get(0).substring(1), groups.seen.get(1).substring(1), "the same group");
+        assertTrue(groups.seen.get(0).startsWith("+") && groups.seen.get(1).startsWith("-"), groups.seen.toString());
+    }
+
+    @Test
+    void aCommandWhoseGroupCannotBeRegisteredNeverRuns() throws IOException {
+        RecordingGroups groups = new RecordingGroups();
+        groups.refuse = true;
+        Path ran = dir.resolve("ran");
+        Outcome outcome = new ExecHandler("touch " + ran, workers, groups).handle(item("")).await().atMost(WAIT);
+        Outcome.Retry retry = assertInstanceOf(Outcome.Retry.class, outcome);
+        assertEquals("could not start the command: the watchdog is gone", retry.reason());
+        long pid = Long.parseLong(groups.seen.get(0).substring(1));
+        Await.until("the waiting wrapper is gone", WAIT, () -> ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true));
+        assertTrue(!Files.exists(ran), "it never ran");
     }
 }

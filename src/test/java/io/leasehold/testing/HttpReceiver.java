@@ -28,8 +28,8 @@ import java.util.regex.Pattern;
  */
 public final class HttpReceiver implements AutoCloseable {
 
-    /** One request as it arrived: headers and the exact body bytes. */
-    public record Received(String method, String path, MultiMap headers, byte[] body) {
+    /** One request as it arrived: headers, the exact body bytes, and when ({@link System#nanoTime()}). */
+    public record Received(String method, String path, MultiMap headers, byte[] body, long atNanos) {
         public String header(String name) {
             return headers.get(name);
         }
@@ -108,9 +108,10 @@ public final class HttpReceiver implements AutoCloseable {
             // Registered before the body is read, so no close can slip past unseen.
             request.connection().closeHandler(v -> closedWhileHeld.add(id));
         }
+        long at = System.nanoTime();
         request.body().onSuccess(body -> {
             received.add(new Received(request.method().name(), request.path(),
-                    MultiMap.caseInsensitiveMultiMap().addAll(request.headers()), body.getBytes()));
+                    MultiMap.caseInsensitiveMultiMap().addAll(request.headers()), body.getBytes(), at));
             answer(request, id);
         });
     }

@@ -140,8 +140,8 @@ public final class SharedSpool {
     }
 
     /**
-     * Kills the process groups of attempts that never logged their end and still run: handler
-     * processes outlive a SIGKILLed instance (they run in their own session), so tests clean them up.
+     * Kills the process groups of attempts that never logged their end and still run: the watchdog
+     * of a SIGKILLed instance kills them, but a test that fails half-way must not leave any behind.
      */
     public void killLeftoverAttempts() {
         List<Run> runs = runs();

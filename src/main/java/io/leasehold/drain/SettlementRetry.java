@@ -1,0 +1,116 @@
+package io.leasehold.drain;
+
+import io.leasehold.core.Backoff;
+import io.leasehold.core.Clock;
+import io.leasehold.core.HeldClaim;
+import io.leasehold.core.Outcome;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.UniEmitter;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.DoubleSupplier;
+import org.jboss.logging.Logger;
+
+/**
+ * Settles a claim, and when the settlement cannot be written (a full disk, an I/O error, an Error
+ * while settling) keeps the claim: it is renewed like any other and the settlement is tried again at
+ * the renewal ticks, with backoff, until it is written or the claim is found taken over. A holder
+ * alive to settle a claim never lets it expire, so the outcome is never lost to a takeover.
+ */
+final class SettlementRetry {
+
+    private static final Logger LOG = Logger.getLogger(SettlementRetry.class);
+
+    /** One claim whose outcome waits to be written. */
+    private static final class Waiting {
+        final HeldClaim claim;
+        final Outcome outcome;
+        final UniEmitter<? super String> settled;
+        volatile int failures;
+        volatile Instant nextTry;
+        /** Completed or cancelled (handed back at shutdown): not to be tried again. */
+        volatile boolean ended;
+
+        Waiting(HeldClaim claim, Outcome outcome, UniEmitter<? super String> settled) {
+            this.claim = claim;
+            this.outcome = outcome;
+            this.settled = settled;
+        }
+    }
+
+    private final Settlement settlement;
+    private final Clock clock;
+    private final Backoff backoff;
+    private final DrainEvents events;
+    private final DoubleSupplier random;
+    private final Map<String, Waiting> waiting = new ConcurrentHashMap<>();
+
+    SettlementRetry(Settlement settlement, Clock clock, Backoff backoff, DrainEvents events, DoubleSupplier random) {
+        this.settlement = settlement;
+        this.clock = clock;
+        this.backoff = backoff;
+        this.events = events;
+        this.random = random;
+    }
+
+    /** Where the item went; when the first try fails, completes once a later one succeeds. Blocks. */
+    Uni<String> settle(HeldClaim claim, Outcome outcome) {
+        try {
+            return Uni.createFrom().item(settlement.apply(claim, outcome));
+        } catch (Throwable e) { // an Error too: whatever it is, the claim must not be dropped
+            return Uni.createFrom().emitter(settled -> {
+                Waiting entry = new Waiting(claim, outcome, settled);
+                settled.onTermination(() -> {
+                    entry.ended = true;
+                    waiting.remove(claim.id(), entry);
+                });
+                failed(entry, e);
+                // Taken over meanwhile (the renewal found it gone): there is nothing left to settle.
+                claim.onLost(() -> settled.complete("lost"));
+            });
+        }
+    }
+
+    /** Tries again every settlement whose backoff has passed; on the renewal tick, after the renewals. */
+    void retryDue(Instant now) {
+        for (Waiting entry : List.copyOf(waiting.values())) {
+            if (!entry.nextTry.isAfter(now)) {
+                retry(entry);
+            }
+        }
+    }
+
+    /** Tries every waiting settlement once more, due or not: at shutdown, before the rest is handed back. */
+    void retryAll() {
+        List.copyOf(waiting.values()).forEach(this::retry);
+    }
+
+    int waiting() {
+        return waiting.size();
+    }
+
+    private void retry(Waiting entry) {
+        if (!waiting.remove(entry.claim.id(), entry)) {
+            return; // another try has it, or its work ended
+        }
+        try {
+            entry.settled.complete(settlement.apply(entry.claim, entry.outcome));
+        } catch (Throwable e) {
+            failed(entry, e);
+        }
+    }
+
+    private void failed(Waiting entry, Throwable error) {
+        entry.failures++;
+        entry.nextTry = clock.now().plus(backoff.after(entry.failures, random));
+        entry.claim.resumeHolding();
+        if (!entry.ended) {
+            waiting.put(entry.claim.id(), entry);
+        }
+        events.settleFailed(entry.claim.id(), error.toString());
+        LOG.errorf("could not settle %s as %s (failure %d): %s; it stays held and renewed, next try from %s",
+                entry.claim.current(), entry.outcome.label(), entry.failures, error, entry.nextTry);
+    }
+}

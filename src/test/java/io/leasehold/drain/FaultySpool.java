@@ -1,0 +1,134 @@
+package io.leasehold.drain;
+
+import io.leasehold.core.ClaimName;
+import io.leasehold.core.Generation;
+import io.leasehold.spool.ItemState;
+import io.leasehold.spool.Spool;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * The real spool, with failures on demand that a disk cannot stage when a test wants them: the next
+ * N calls of a method throw the given error (an IOException such as ENOSPC, a RuntimeException or an
+ * Error) before touching any file. A real full disk is the business of a fault suite.
+ */
+final class FaultySpool implements Spool {
+
+    /** An action on the real files right after a claim succeeded, e.g. a hostile hard link to it. */
+    @FunctionalInterface
+    interface AfterClaim {
+        void run(ClaimName claim) throws IOException;
+    }
+
+    private record Fault(AtomicInteger left, Supplier<Throwable> error) {
+    }
+
+    private final Spool real;
+    private final Map<String, Fault> faults = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> failed = new ConcurrentHashMap<>();
+    volatile AfterClaim afterClaim = claim -> { };
+
+    FaultySpool(Spool real) {
+        this.real = real;
+    }
+
+    /** The next {@code times} calls of {@code method} (e.g. "settle", "writeReason", "payload") throw. */
+    FaultySpool failNext(String method, int times, Supplier<Throwable> error) {
+        faults.put(method, new Fault(new AtomicInteger(times), error));
+        return this;
+    }
+
+    /** How many calls of {@code method} have thrown so far. */
+    int failures(String method) {
+        return failed.getOrDefault(method, new AtomicInteger()).get();
+    }
+
+    private void maybeFail(String method) throws IOException {
+        Fault fault = faults.get(method);
+        if (fault == null || fault.left().getAndUpdate(n -> Math.max(0, n - 1)) <= 0) {
+            return;
+        }
+        failed.computeIfAbsent(method, m -> new AtomicInteger()).incrementAndGet();
+        Throwable error = fault.error().get();
+        if (error instanceof IOException io) {
+            throw io;
+        } else if (error instanceof RuntimeException runtime) {
+            throw runtime;
+        }
+        throw (Error) error;
+    }
+
+    @Override
+    public List<String> pendingBatch(int max) throws IOException {
+        return real.pendingBatch(max);
+    }
+
+    @Override
+    public boolean claim(ClaimName claim) throws IOException {
+        boolean claimed = real.claim(claim);
+        if (claimed) {
+            afterClaim.run(claim);
+        }
+        return claimed;
+    }
+
+    @Override
+    public boolean rename(ClaimName from, ClaimName to) throws IOException {
+        maybeFail("rename");
+        return real.rename(from, to);
+    }
+
+    @Override
+    public Optional<ClaimName> find(String id, Generation generation) throws IOException {
+        return real.find(id, generation);
+    }
+
+    @Override
+    public List<ClaimName> claims() throws IOException {
+        return real.claims();
+    }
+
+    @Override
+    public byte[] payload(ClaimName claim) throws IOException {
+        maybeFail("payload");
+        return real.payload(claim);
+    }
+
+    @Override
+    public boolean isJunk(ClaimName claim) throws IOException {
+        return real.isJunk(claim);
+    }
+
+    @Override
+    public boolean settle(ClaimName claim, ItemState where) throws IOException {
+        maybeFail("settle");
+        return real.settle(claim, where);
+    }
+
+    @Override
+    public boolean handBack(ClaimName claim) throws IOException {
+        maybeFail("handBack");
+        return real.handBack(claim);
+    }
+
+    @Override
+    public void writeReason(String id, Reason reason) throws IOException {
+        maybeFail("writeReason");
+        real.writeReason(id, reason);
+    }
+
+    @Override
+    public Optional<Reason> reason(String id) throws IOException {
+        return real.reason(id);
+    }
+
+    @Override
+    public void deleteReason(String id) throws IOException {
+        real.deleteReason(id);
+    }
+}
