@@ -2,6 +2,7 @@ package io.leasehold.app;
 
 import io.leasehold.config.LeaseholdConfig;
 import io.leasehold.core.Clock;
+import io.leasehold.core.TakeoverRule;
 import io.leasehold.drain.Drainer;
 import io.leasehold.spool.PosixItemStore;
 import io.leasehold.spool.PosixSpool;
@@ -34,9 +35,11 @@ public class DrainLifecycle {
     private final Clock clock;
     private final PosixSpool spool;
     private final LeaseService lease;
+    private final LeaseThreads leaseThreads;
 
     public DrainLifecycle(SpoolLayout layout, PosixItemStore store, Drainer drainer, LeaseholdConfig config,
-            Clock clock, PosixSpool spool, LeaseService lease) {
+            Clock clock, PosixSpool spool, LeaseService lease, LeaseThreads leaseThreads) {
+        this.leaseThreads = leaseThreads;
         this.lease = lease;
         this.layout = layout;
         this.store = store;
@@ -61,6 +64,12 @@ public class DrainLifecycle {
         lease.start(this::leaseLost);
         drainer.start();
         clock.every("leasehold-housekeeping", HOUSEKEEPING, this::housekeeping);
+        if (!config.drain().auto() && config.claim().takeover() == TakeoverRule.OBSERVED) {
+            LOG.warnf("leasehold.drain.auto=false with leasehold.claim.takeover=observed: a drain pass takes over a "
+                    + "stopped holder's claims only after watching them for %s; passes of instances that start "
+                    + "cold (scale to zero) want leasehold.claim.takeover=reading", config.claim().lease()
+                    .dividedBy(config.claim().renewalsPerLease()).multipliedBy(2));
+        }
         LOG.infof("draining %s with handler '%s', %d at a time, claim lease %s", layout.root(),
                 config.handler().name(), config.drain().concurrency(), config.claim().lease());
     }
@@ -80,7 +89,7 @@ public class DrainLifecycle {
 
     /** Stop acting at once, hand the claims back, and exit 3 so the supervisor restarts a candidate. */
     private void leaseLost() {
-        Infrastructure.getDefaultWorkerPool().execute(() -> {
+        leaseThreads.execute(() -> { // never queued behind the work that fills the worker pool
             drainer.stopNow();
             Quarkus.asyncExit(EXIT_LEASE_LOST);
         });

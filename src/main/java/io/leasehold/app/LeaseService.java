@@ -17,7 +17,6 @@ import io.leasehold.nats.NatsSettings;
 import io.leasehold.spool.SpoolEpochFloor;
 import io.leasehold.spool.SpoolLayout;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -45,8 +44,10 @@ public class LeaseService {
     private volatile LeaseTiming timing;
     private volatile Clock.Ticks ticks;
     private volatile Runnable whenLost = () -> { };
+    private final LeaseThreads threads;
 
-    public LeaseService(LeaseholdConfig config, Clock clock, SpoolLayout layout) {
+    public LeaseService(LeaseholdConfig config, Clock clock, SpoolLayout layout, LeaseThreads threads) {
+        this.threads = threads;
         this.config = config;
         this.clock = clock;
         this.layout = layout;
@@ -114,7 +115,7 @@ public class LeaseService {
         if (current != null) {
             return current.tick();
         }
-        return Blocking.run(Infrastructure.getDefaultWorkerPool(), this::connect)
+        return Blocking.run(threads, this::connect)
                 .chain(() -> lease == null ? Uni.createFrom().voidItem() : lease.tick());
     }
 
@@ -138,7 +139,7 @@ public class LeaseService {
             LOG.warnf("the lease bucket %s could not be made: %s", config.lease().bucket(), e.getMessage());
         }
         lease = new ControllerLease(store, new SpoolEpochFloor(layout.root()), clock, timing, me,
-                Infrastructure.getDefaultWorkerPool(), standing -> whenLost.run());
+                threads, standing -> whenLost.run());
     }
 
     void stop() {

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * Checks the configuration once, before anything starts, and names the key of every problem, so a
@@ -20,11 +21,37 @@ public final class ConfigCheck {
 
     private final List<String> problems = new ArrayList<>();
 
+    /** Threads the drain and the API keep for themselves beside uploads and the drain's own work. */
+    static final int SPARE_WORKERS = 8;
+
     public static void require(LeaseholdConfig config) {
+        require(config, workerThreads());
+    }
+
+    /** As {@link #require(LeaseholdConfig)}, for a worker pool of {@code workerThreads} threads. */
+    public static void require(LeaseholdConfig config, int workerThreads) {
         ConfigCheck check = new ConfigCheck();
         check.all(config);
+        check.uploadsFit(config, workerThreads);
         if (!check.problems.isEmpty()) {
             throw new InvalidConfigException(String.join("; ", check.problems));
+        }
+    }
+
+    /** Quarkus' worker pool: {@code quarkus.thread-pool.max-threads}, by default max(8 × cores, 200). */
+    static int workerThreads() {
+        return ConfigProvider.getConfig().getOptionalValue("quarkus.thread-pool.max-threads", Integer.class)
+                .orElse(Math.max(8 * Runtime.getRuntime().availableProcessors(), 200));
+    }
+
+    /** Uploads hold worker threads while they stream: they may never take the ones the drain needs. */
+    private void uploadsFit(LeaseholdConfig c, int workerThreads) {
+        int most = workerThreads - c.drain().concurrency() - SPARE_WORKERS;
+        if (c.item().maxUploads() > most) {
+            problem("leasehold.item.max-uploads", "(" + c.item().maxUploads() + ") must leave worker threads for "
+                    + "the drain: at most quarkus.thread-pool.max-threads (" + workerThreads
+                    + ") - leasehold.drain.concurrency (" + c.drain().concurrency() + ") - " + SPARE_WORKERS
+                    + " = " + most);
         }
     }
 

@@ -48,7 +48,9 @@ final class ClaimRenewal {
         ClaimName from = claim.current();
         ClaimName to = from.renewedAt(now);
         if (to.equals(from)) {
-            return;
+            // A clock that stands still (or a second renewal within the same millisecond) must still give
+            // a new name: takers judge a holder alive by its claim's name changing (TakeoverRule.OBSERVED).
+            to = from.renewedAt(from.reading().plusMillis(1));
         }
         if (spool.rename(from, to)) {
             claim.renamedTo(to);

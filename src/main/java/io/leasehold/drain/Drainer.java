@@ -80,6 +80,8 @@ public final class Drainer {
     private final java.util.Set<String> handedBackForOthers = ConcurrentHashMap.newKeySet();
     private final boolean auto;
     private volatile boolean accepting;
+    /** The thread of the renewal pass under way, if any. */
+    private volatile Thread renewalPass;
 
     public Drainer(Spool spool, Clock clock, LeaseTerms terms, DrainSettings settings, Handler handler,
             LeaseGate gate, Executor workers, Executor renewals, ArrivalWatch arrivals, DrainEvents events,
@@ -132,8 +134,13 @@ public final class Drainer {
         // Both on the renewal thread: a settlement that could not be written waits beside the renewals
         // that keep its claim, never behind the work that fills the worker pool.
         return Blocking.run(renewals, () -> {
-            renewal.renewAll(List.copyOf(held.values()));
-            settlementRetry.retryDue(clock.now());
+            renewalPass = Thread.currentThread();
+            try {
+                renewal.renewAll(List.copyOf(held.values()));
+                settlementRetry.retryDue(clock.now());
+            } finally {
+                renewalPass = null;
+            }
         });
     }
 
@@ -162,8 +169,9 @@ public final class Drainer {
 
     private void scanClaims() {
         try {
+            long started = clock.monotonicNanos();
             List<ClaimName> listed = spool.claims();
-            sightings.listed(listed, clock.monotonicNanos());
+            sightings.listed(listed, started, clock.monotonicNanos());
             Instant now = clock.now();
             List<ClaimName> due = new ArrayList<>();
             for (ClaimName claim : listed) {
@@ -286,8 +294,9 @@ public final class Drainer {
         running.decrementAndGet();
         // Usually on a worker after the settlement: claim the next item here rather than hand the fill to
         // another worker (a thread switch per item). A cancellation can end the work on an event loop,
-        // which must never do file I/O: then the fill goes to a worker.
-        if (io.vertx.core.Context.isOnEventLoopThread()) {
+        // which must never do file I/O, and a lost claim or a retried settlement on the renewal thread,
+        // which must get on with renewing the other claims: then the fill goes to a worker.
+        if (io.vertx.core.Context.isOnEventLoopThread() || Thread.currentThread() == renewalPass) {
             requestFill();
         } else {
             fillSynchronously();

@@ -129,7 +129,7 @@ final class Settlement {
         boolean parked = move(claim, name -> spool.rename(name, name.renewedAt(parkedReading)));
         if (parked) {
             // Nobody renews a parked claim: this instance may take it again at retryAt without watching it.
-            sightings.letGo(claim.current().renewedAt(parkedReading));
+            sightings.letGo(claim.current().renewedAt(parkedReading), clock.monotonicNanos());
             LOG.infof("item %s attempt %d will be retried from %s: %s", claim.id(), claim.attempt(), retryAt, reason);
         }
         return parked ? "retried" : "lost";

@@ -114,6 +114,16 @@ class ConfigCheckTest {
     }
 
     @Test
+    void uploadsMustLeaveWorkerThreadsForTheDrain() {
+        assertDoesNotThrow(() -> ConfigCheck.require(config(Map.of()), 200), "64 uploads beside 200 workers");
+        ConfigCheck.InvalidConfigException refused = assertThrows(ConfigCheck.InvalidConfigException.class,
+                () -> ConfigCheck.require(config(Map.of()), 16));
+        assertTrue(refused.getMessage().contains("leasehold.item.max-uploads (64) must leave worker threads for the "
+                + "drain: at most quarkus.thread-pool.max-threads (16) - leasehold.drain.concurrency (4) - 8 = 4"),
+                refused.getMessage());
+    }
+
+    @Test
     void everyProblemIsNamedAtOnce() {
         ConfigCheck.InvalidConfigException refused = assertThrows(ConfigCheck.InvalidConfigException.class,
                 () -> ConfigCheck.require(config(Map.of("leasehold.drain.concurrency", "0",

@@ -36,13 +36,18 @@ class ObservedTakeoverTest extends SpoolTestBase {
         }
     }
 
-    /** An instance whose clock is an hour behind, working on item "a": its readings look an hour old. */
-    private Instance holderAnHourBehind() throws IOException {
-        Instance holder = instance(T0.minus(Duration.ofHours(1)), TakeoverRule.OBSERVED);
+    /** An instance whose clock starts at {@code start}, working on item "a". */
+    private Instance holding(java.time.Instant start) throws IOException {
+        Instance holder = instance(start, TakeoverRule.OBSERVED);
         enqueue("a");
         holder.poll();
         holder.handler.awaitStarted("a", 1);
         return holder;
+    }
+
+    /** Working on item "a" with a clock an hour behind: its readings look an hour old. */
+    private Instance holderAnHourBehind() throws IOException {
+        return holding(T0.minus(Duration.ofHours(1)));
     }
 
     @Test
@@ -54,6 +59,22 @@ class ObservedTakeoverTest extends SpoolTestBase {
         assertTrue(other.handler.started.isEmpty(), "never taken over: " + other.handler.started);
         assertEquals(1, onlyClaim().generation().attempt());
         assertEquals(0, other.events.count("tookOver:a:2"));
+    }
+
+    @Test
+    void aLiveHolderWhoseWallClockStandsStillKeepsItsClaim() throws IOException {
+        Instance holder = holding(T0);
+        Instance other = instance(T0, TakeoverRule.OBSERVED);
+
+        for (int step = 0; step < 30; step++) {
+            holder.clock.pass(RENEW_EVERY); // its monotonic clock runs...
+            holder.clock.set(T0); // ...and its wall clock stands still
+            holder.renew();
+            other.clock.advance(RENEW_EVERY);
+            other.poll();
+        }
+        assertTrue(other.handler.started.isEmpty(), "never taken over: " + other.handler.started);
+        assertEquals(1, onlyClaim().generation().attempt());
     }
 
     @Test
@@ -69,11 +90,8 @@ class ObservedTakeoverTest extends SpoolTestBase {
 
     @Test
     void aLiveHolderKeepsItsClaimWhenTheOtherClockJumpsTenMinutesAhead() throws IOException {
-        Instance holder = instance(T0, TakeoverRule.OBSERVED);
+        Instance holder = holding(T0);
         Instance other = instance(T0, TakeoverRule.OBSERVED);
-        enqueue("a");
-        holder.poll();
-        holder.handler.awaitStarted("a", 1);
 
         runTogether(holder, other, 3);
         other.clock.set(other.clock.now().plus(Duration.ofMinutes(10)));

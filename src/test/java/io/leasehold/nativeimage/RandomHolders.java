@@ -32,7 +32,7 @@ import org.objectweb.asm.tree.MethodNode;
 final class RandomHolders {
 
     private static final Set<String> RANDOM_ROOTS = Set.of("java/util/Random", "java/security/SecureRandom",
-            "java/util/SplittableRandom");
+            "java/util/SplittableRandom", "java/util/random/RandomGenerator");
     private static final String SUBSTITUTION = "Lcom/oracle/svm/core/annotate/TargetClass;";
     private static final int HOLD_DEPTH = 3;
 

@@ -26,22 +26,26 @@ class ScannersTest {
         SerialisedTypes found = new SerialisedTypes("io.leasehold.nativeimage.fixture").scan(FIXTURES);
         Map<String, String> known = found.known.stream()
                 .collect(Collectors.toMap(SerialisedTypes.Site::type, SerialisedTypes.Site::where, (a, b) -> a));
-        assertEquals(Set.of(FIXTURE + "Answers$Hidden", FIXTURE + "Answers$Shown", FIXTURE + "Answers$Read"),
-                known.keySet(), "found " + known);
-        assertEquals(List.of(new SerialisedTypes.Site("java.lang.Object",
-                FIXTURE + "Answers.anything → writeValueAsString(…)")), found.opaque);
+        assertEquals(Set.of(FIXTURE + "Answers$Hidden", FIXTURE + "Answers$Shown", FIXTURE + "Answers$Read",
+                FIXTURE + "Answers$WithGetter", FIXTURE + "Answers$Tree"), known.keySet(), "found " + known);
+        assertEquals(List.of(new SerialisedTypes.Site("java.lang.Object", FIXTURE + "Answers.anything → writeValueAsString(…)"),
+                new SerialisedTypes.Site("java.lang.Object", FIXTURE + "Answers.untyped (declared answer)")),
+                found.opaque.stream().sorted(java.util.Comparator.comparing(SerialisedTypes.Site::where)).toList());
 
         Map<String, ClassNode> byName = FIXTURES.stream()
                 .collect(Collectors.toMap(c -> ClassFiles.binaryName(c.name), c -> c));
         Map<String, String> needed = found.closure(known, byName);
         assertEquals("held by " + FIXTURE + "Answers$Hidden.inner", needed.get(FIXTURE + "Answers$Inner"));
+        Map<String, String> throughGetter = found.closure(Map.of(FIXTURE + "Answers$WithGetter", "root"), byName);
+        assertEquals("answered by " + FIXTURE + "Answers$WithGetter.getInner()",
+                throughGetter.get(FIXTURE + "Answers$Inner"));
     }
 
     @Test
     void randomHoldersAreFoundAndLazyOnesAreNot() {
         Map<String, String> found = new RandomHolders(FIXTURES).find();
         assertEquals(Set.of(FIXTURE + "Randomness$Holds", FIXTURE + "Randomness$HoldsInside",
-                FIXTURE + "Randomness$Draws"), found.keySet(), "found " + found);
+                FIXTURE + "Randomness$Draws", FIXTURE + "Randomness$HoldsGenerator"), found.keySet(), "found " + found);
         assertTrue(found.get(FIXTURE + "Randomness$Draws").contains("reads " + FIXTURE + "Randomness$Holds.RANDOM"),
                 found.get(FIXTURE + "Randomness$Draws"));
     }

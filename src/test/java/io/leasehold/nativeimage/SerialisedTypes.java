@@ -45,6 +45,12 @@ final class SerialisedTypes {
     private static final Set<String> JACKSON_OWNERS = Set.of("com/fasterxml/jackson/databind/ObjectMapper",
             "com/fasterxml/jackson/databind/ObjectWriter", "com/fasterxml/jackson/databind/ObjectReader");
 
+    /** ObjectMapper, ObjectWriter, ObjectReader, and the format mappers built on ObjectMapper (JsonMapper...). */
+    private static boolean isJacksonMapper(String owner) {
+        return JACKSON_OWNERS.contains(owner)
+                || owner.startsWith("com/fasterxml/jackson/") && owner.endsWith("Mapper");
+    }
+
     final List<Site> known = new ArrayList<>();
     final List<Site> opaque = new ArrayList<>();
     private final String appPackage;
@@ -58,14 +64,35 @@ final class SerialisedTypes {
             for (MethodNode m : c.methods) {
                 String where = ClassFiles.binaryName(c.name) + "." + m.name;
                 if (isEndpoint(m)) {
-                    for (String type : typesIn(m.signature != null ? m.signature : m.desc, true)) {
+                    String signature = m.signature != null ? m.signature : m.desc;
+                    for (String type : typesIn(signature, true)) {
                         known.add(new Site(type, where + " (declared answer)"));
+                    }
+                    if (answersObject(signature)) {
+                        opaque.add(new Site("java.lang.Object", where + " (declared answer)"));
                     }
                 }
                 callSites(c, m, where);
             }
         }
         return this;
+    }
+
+    /** An answer declared as {@code Object} (or {@code Uni<Object>}...): what it carries is not in the code. */
+    private static boolean answersObject(String signature) {
+        boolean[] found = {false};
+        new SignatureReader(signature).accept(new SignatureVisitor(Opcodes.ASM9) {
+            @Override
+            public SignatureVisitor visitReturnType() {
+                return new SignatureVisitor(Opcodes.ASM9) {
+                    @Override
+                    public void visitClassType(String name) {
+                        found[0] |= name.equals("java/lang/Object");
+                    }
+                };
+            }
+        });
+        return found[0];
     }
 
     private static boolean isEndpoint(MethodNode m) {
@@ -89,8 +116,10 @@ final class SerialisedTypes {
                 continue;
             }
             boolean entity = ENTITY_OWNERS.contains(call.owner);
-            boolean jackson = JACKSON_OWNERS.contains(call.owner)
-                    && (call.name.startsWith("write") || call.name.startsWith("read") || call.name.equals("convertValue"));
+            boolean jackson = isJacksonMapper(call.owner) && (call.name.startsWith("write")
+                    || call.name.startsWith("read") || call.name.equals("convertValue")
+                    || call.name.equals("valueToTree") || call.name.equals("treeToValue")
+                    || call.name.equals("updateValue"));
             if (!entity && !jackson) {
                 continue;
             }
@@ -127,6 +156,12 @@ final class SerialisedTypes {
             known.add(new Site(ClassFiles.binaryName(name), site));
         }
         // Other library types (String, Instant, Jackson's own trees) are serialised without reflection.
+    }
+
+    private static boolean isGetter(MethodNode m) {
+        return (m.access & Opcodes.ACC_PUBLIC) != 0 && (m.access & Opcodes.ACC_STATIC) == 0
+                && m.desc.startsWith("()") && !m.desc.endsWith(")V")
+                && (m.name.startsWith("get") || m.name.startsWith("is"));
     }
 
     /** The application's class types named anywhere in a (generic) type signature. */
@@ -176,6 +211,15 @@ final class SerialisedTypes {
                 }
                 for (String held : typesIn(f.signature != null ? f.signature : f.desc, false)) {
                     todo.add(Map.entry(held, "held by " + next.getKey() + "." + f.name));
+                }
+            }
+            // Jackson also writes what public getters answer, whether or not a field holds it.
+            for (MethodNode m : node.methods) {
+                if (isGetter(m)) {
+                    String signature = m.signature != null ? m.signature : m.desc;
+                    for (String held : typesIn(signature, true)) {
+                        todo.add(Map.entry(held, "answered by " + next.getKey() + "." + m.name + "()"));
+                    }
                 }
             }
         }

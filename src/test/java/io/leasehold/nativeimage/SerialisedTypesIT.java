@@ -36,10 +36,13 @@ class SerialisedTypesIT {
         List<ClassNode> classes = ClassFiles.inDirectory(Path.of("target", "classes"));
         SerialisedTypes found = new SerialisedTypes("io.leasehold").scan(classes);
 
-        Map<String, String> opaque = found.opaque.stream().collect(Collectors.toMap(SerialisedTypes.Site::where,
-                SerialisedTypes.Site::type, (a, b) -> a, TreeMap::new));
-        assertEquals(OPAQUE.keySet(), opaque.keySet(), "places that serialise a value of unknown type "
-                + opaque + ": give them a concrete type, or say in OPAQUE what flows there");
+        // Counted: a second opaque call in a place already written down is a new place to look at too.
+        Map<String, Long> opaque = found.opaque.stream().collect(Collectors.groupingBy(SerialisedTypes.Site::where,
+                TreeMap::new, Collectors.counting()));
+        Map<String, Long> declared = new TreeMap<>();
+        OPAQUE.keySet().forEach(where -> declared.put(where, 1L));
+        assertEquals(declared, opaque, "places that serialise a value of unknown type " + found.opaque
+                + ": give them a concrete type, or say in OPAQUE what flows there");
 
         Map<String, String> roots = new LinkedHashMap<>();
         found.known.forEach(site -> roots.putIfAbsent(site.type(), site.where()));
