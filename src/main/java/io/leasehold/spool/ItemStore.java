@@ -36,6 +36,17 @@ public interface ItemStore {
         public DuplicateItemException(String id) {
             super("item '" + id + "' already exists");
         }
+
+        public DuplicateItemException(String id, String why) {
+            super("item '" + id + "' already exists: " + why);
+        }
+    }
+
+    /** Under the item's name is something that is not an item this spool may move (junk, or a second file). */
+    final class UnfitItemException extends IOException {
+        public UnfitItemException(String id, String why) {
+            super("item '" + id + "' cannot be moved: " + why);
+        }
     }
 
     /** The payload is larger than allowed; nothing was kept. */

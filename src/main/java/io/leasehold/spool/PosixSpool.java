@@ -6,15 +6,14 @@ import io.leasehold.core.Generation;
 import io.leasehold.core.ItemId;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -28,11 +27,23 @@ public final class PosixSpool implements Spool {
     private final SpoolLayout layout;
     private final SpoolAnomalies anomalies;
     private final Clock clock;
+    private final AttemptRecords records;
+    private final PendingClaims pendingClaims;
 
     public PosixSpool(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock) {
         this.layout = layout;
         this.anomalies = anomalies;
         this.clock = clock;
+        this.records = new AttemptRecords(layout, anomalies, clock);
+        this.pendingClaims = new PendingClaims(layout, anomalies, records, clock);
+    }
+
+    AttemptRecords records() {
+        return records;
+    }
+
+    PendingClaims pendingClaims() {
+        return pendingClaims;
     }
 
     @Override
@@ -80,20 +91,8 @@ public final class PosixSpool implements Spool {
     }
 
     @Override
-    public boolean claim(ClaimName claim) throws IOException {
-        Path source = layout.file(SpoolFolder.PENDING, claim.id());
-        BasicFileAttributes attributes;
-        try {
-            attributes = Files.readAttributes(source, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        } catch (NoSuchFileException e) {
-            return false;
-        }
-        if (!attributes.isRegularFile()) {
-            anomalies.report(SpoolFolder.PENDING, claim.id(), SpoolFiles.problem(attributes), clock.now());
-            return false;
-        }
-        anomalies.forget(SpoolFolder.PENDING, claim.id());
-        return SpoolLayout.moveToUniqueName(source, layout.claimFile(claim));
+    public Optional<ClaimName> claim(String id, Instant reading) throws IOException {
+        return pendingClaims.claim(id, reading);
     }
 
     @Override
@@ -150,54 +149,43 @@ public final class PosixSpool implements Spool {
         if (where != ItemState.DONE && where != ItemState.FAILED) {
             throw new IllegalArgumentException("settle goes to done or failed, not " + where);
         }
-        return SpoolLayout.moveToSharedName(layout.claimFile(claim), layout.file(where.folder(), claim.id()));
+        if (!SpoolLayout.moveToSharedName(layout.claimFile(claim), layout.file(where.folder(), claim.id()))) {
+            return false;
+        }
+        // A done item needs no record; a failed one keeps only the one that says why.
+        records.dropAllBut(claim.id(), where == ItemState.DONE ? null : claim.generation());
+        return true;
     }
 
     @Override
     public boolean handBack(ClaimName claim) throws IOException {
         Path target = layout.file(SpoolFolder.PENDING, claim.id());
         if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
-            throw new IOException("cannot hand " + claim + " back: pending/" + claim.id() + " already exists");
+            throw new ItemStore.DuplicateItemException(claim.id(), "cannot hand " + claim + " back: pending/"
+                    + claim.id() + " holds another file");
+        }
+        // The next claim goes on at this attempt with the counts so far: written before the item is back.
+        Optional<AttemptRecord> own = records.read(claim.id(), claim.generation());
+        if (own.isPresent() || claim.generation().attempt() > 1) {
+            records.write(claim.id(), claim.generation(), own.orElse(AttemptRecord.note(0, ""))
+                    .as(AttemptRecord.Kind.HANDED_BACK));
         }
         return SpoolLayout.moveToSharedName(layout.claimFile(claim), target);
     }
 
     @Override
-    public void writeReason(String id, Reason reason) throws IOException {
-        // Created with the process umask (not createTempFile's 0600): instances under other uids read it too.
-        Path tmp = layout.file(SpoolFolder.TMP, "reason-" + id + "-" + Generation.first().nonce());
-        try {
-            Files.writeString(tmp, reason.generation() + " " + reason.abandoned() + "\n" + reason.text(),
-                    StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-            Files.move(tmp, layout.file(SpoolFolder.REASONS, id), StandardCopyOption.ATOMIC_MOVE);
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+    public Optional<AttemptRecord> record(String id, Generation generation) throws IOException {
+        return records.read(id, generation);
     }
 
     @Override
-    public Optional<Reason> reason(String id) throws IOException {
-        Path file = layout.file(SpoolFolder.REASONS, id);
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
-        }
-        int newline = text.indexOf('\n');
-        String[] header = (newline < 0 ? text : text.substring(0, newline)).split(" ");
-        try {
-            return Optional.of(new Reason(header[0], Integer.parseInt(header[1]),
-                    newline < 0 ? "" : text.substring(newline + 1)));
-        } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
-            // Written by hand or by another tool: keep the words, count nothing.
-            return Optional.of(new Reason("-", 0, text));
-        }
+    public void writeRecord(String id, Generation generation, AttemptRecord record) throws IOException {
+        records.write(id, generation, record);
     }
 
     @Override
-    public void deleteReason(String id) throws IOException {
-        Files.deleteIfExists(layout.file(SpoolFolder.REASONS, id));
+    public void dropEarlierRecords(ClaimName claim) throws IOException {
+        records.dropAllBut(claim.id(), claim.generation());
     }
 
     private static Optional<BasicFileAttributes> attributesOf(Path path) throws IOException {

@@ -3,6 +3,7 @@ package io.leasehold.spool;
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Generation;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -16,8 +17,11 @@ public interface Spool {
     /** Up to {@code max} ids waiting in pending/, in no particular order, skipping known junk. */
     List<String> pendingBatch(int max) throws IOException;
 
-    /** pending/{id} → claimed/{claim}. False when the item is gone or is not a regular file. */
-    boolean claim(ClaimName claim) throws IOException;
+    /**
+     * pending/{id} → a new claim whose lease starts at {@code reading}, going on at the attempt the item
+     * was handed back at (1 for a new item). Empty when the item is gone or is not claimable.
+     */
+    Optional<ClaimName> claim(String id, Instant reading) throws IOException;
 
     /** claimed/{from} → claimed/{to}: renew, take over, or park. False when {@code from} is gone. */
     boolean rename(ClaimName from, ClaimName to) throws IOException;
@@ -37,20 +41,12 @@ public interface Spool {
     /** claimed/{claim} → pending/{id}, without counting an attempt. False when the claim is gone. */
     boolean handBack(ClaimName claim) throws IOException;
 
-    /** Records why an item's attempt failed; replaces any earlier reason atomically. */
-    void writeReason(String id, Reason reason) throws IOException;
+    /** What the claim of this generation recorded about its attempt (an older spool's reason included). */
+    Optional<AttemptRecord> record(String id, Generation generation) throws IOException;
 
-    /** The recorded reason and the attempt it belongs to. */
-    Optional<Reason> reason(String id) throws IOException;
+    /** Records this generation's attempt; only the holder of the generation writes it. */
+    void writeRecord(String id, Generation generation, AttemptRecord record) throws IOException;
 
-    void deleteReason(String id) throws IOException;
-
-    /**
-     * Why an item's last attempt did not succeed, kept on disk beside the spool's folders.
-     *
-     * @param generation the claim generation the text belongs to ("-" for a cancel)
-     * @param abandoned how many of the item's attempts were abandoned by a holder that stopped
-     */
-    record Reason(String generation, int abandoned, String text) {
-    }
+    /** The claim has the item now: the records of the claims before it are of no more use. */
+    void dropEarlierRecords(ClaimName claim) throws IOException;
 }

@@ -7,7 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Outcome;
 import io.leasehold.spool.Anomaly;
-import io.leasehold.spool.Spool;
+import io.leasehold.spool.ItemView;
+import io.leasehold.spool.PosixItemStore;
 import io.leasehold.spool.SpoolFolder;
 import io.leasehold.spool.SpoolLayout;
 import io.leasehold.testing.Await;
@@ -29,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 class DrainFailureTest extends SpoolTestBase {
 
     String reason(Instance instance, String id) throws IOException {
-        return instance.spool.reason(id).map(Spool.Reason::text).orElse("(none)");
+        return new PosixItemStore(layout, instance.spool, Instance.TERMS, instance.clock).lookup(id)
+                .map(ItemView::reason).orElse("(none)");
     }
 
     @Test

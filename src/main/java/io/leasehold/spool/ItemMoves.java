@@ -1,0 +1,89 @@
+package io.leasehold.spool;
+
+import io.leasehold.core.ClaimName;
+import io.leasehold.core.Clock;
+import io.leasehold.core.Generation;
+import java.io.IOException;
+import java.util.Optional;
+import org.jboss.logging.Logger;
+
+/**
+ * What the API moves: cancel (pending → failed) and retry (failed → pending). Each first takes the
+ * item under a claim name of its own, which only one mover can win, and then moves that claim the way
+ * the drain does: a shared name is never removed or replaced on the strength of an earlier look.
+ */
+final class ItemMoves {
+
+    private static final Logger LOG = Logger.getLogger(ItemMoves.class);
+
+    private final SpoolLayout layout;
+    private final PosixSpool spool;
+    private final ItemQueries queries;
+    private final Clock clock;
+
+    ItemMoves(SpoolLayout layout, PosixSpool spool, ItemQueries queries, Clock clock) {
+        this.layout = layout;
+        this.spool = spool;
+        this.queries = queries;
+        this.clock = clock;
+    }
+
+    /** Claims the pending item, records "cancelled" as that claim's verdict, and settles it in failed/. */
+    ItemView cancel(String id) throws IOException {
+        requireState(id, ItemState.PENDING);
+        Optional<ClaimName> claim = spool.pendingClaims().claim(id, clock.now());
+        if (claim.isEmpty()) {
+            requireState(id, ItemState.PENDING); // claimed by a drain between the look and the claim: 409
+            throw new ItemStore.UnfitItemException(id, "pending/" + id + " is not an item that can be claimed "
+                    + "(see GET /spool, 'ignored')");
+        }
+        ClaimName mine = claim.get();
+        int abandoned = spool.record(id, mine.generation()).map(AttemptRecord::abandoned).orElse(0);
+        spool.writeRecord(id, mine.generation(), new AttemptRecord(AttemptRecord.Kind.FAILED, abandoned, "cancelled"));
+        if (!spool.settle(mine, ItemState.FAILED)) {
+            throw new IOException("the cancel's own claim " + mine + " vanished before it could be settled");
+        }
+        return lookup(id);
+    }
+
+    /**
+     * Takes the failed item under a fresh claim (attempt 1: its attempts are counted afresh) and hands
+     * that claim back to pending/. The records of the failed attempts are dropped while the retry's own
+     * claim has the item, before it is back in pending/: never after, when they could be a new claim's.
+     */
+    ItemView retry(String id) throws IOException {
+        requireState(id, ItemState.FAILED);
+        ClaimName taken = new ClaimName(id, Generation.first(), clock.now());
+        if (!SpoolLayout.moveToUniqueName(layout.file(SpoolFolder.FAILED, id), layout.claimFile(taken))) {
+            requireState(id, ItemState.FAILED); // moved meanwhile: 409 or 404
+            throw new ItemStore.NoSuchItemException(id);
+        }
+        Optional<String> why = spool.records().failedReason(id);
+        spool.dropEarlierRecords(taken);
+        try {
+            if (!spool.handBack(taken)) {
+                throw new IOException("the retry's own claim " + taken + " vanished before it was handed back");
+            }
+        } catch (ItemStore.DuplicateItemException e) {
+            // pending/<id> holds another file: the item goes back to failed/ with its reason, and the retry is refused.
+            spool.writeRecord(id, taken.generation(), new AttemptRecord(AttemptRecord.Kind.FAILED, 0,
+                    why.orElse("unknown (no reason was recorded)")));
+            if (!spool.settle(taken, ItemState.FAILED)) {
+                LOG.warnf("could not put %s back in failed/; its lease will run out and it runs again", taken);
+            }
+            throw e;
+        }
+        return lookup(id);
+    }
+
+    private ItemView lookup(String id) throws IOException {
+        return queries.lookup(id).orElseThrow(() -> new ItemStore.NoSuchItemException(id));
+    }
+
+    private void requireState(String id, ItemState needed) throws IOException {
+        ItemView view = lookup(id);
+        if (!view.state().equals(needed.label())) {
+            throw new ItemStore.WrongStateException(id, view.state(), needed.label());
+        }
+    }
+}
