@@ -59,6 +59,8 @@ public class DrainLifecycle {
         }
         // The lease's first step comes before the first claim: the drain starts knowing its standing.
         lease.start(this::leaseLost);
+        // An enqueue's item becomes claimable only after its upload name is unlinked, which no watch sees.
+        store.whenArrived(drainer::nudge);
         drainer.start();
         clock.every("leasehold-housekeeping", HOUSEKEEPING, this::housekeeping);
         LOG.infof("draining %s with handler '%s', %d at a time, claim lease %s", layout.root(),

@@ -128,6 +128,11 @@ public final class Drainer {
         });
     }
 
+    /** An item just became claimable (an enqueue finished): claim it now rather than at the next poll. */
+    public void nudge(String id) {
+        arrived(id);
+    }
+
     private void arrived(String name) {
         if (ItemId.isValid(name) && candidates.offer(name)) {
             requestFill();

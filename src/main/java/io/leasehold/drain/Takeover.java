@@ -51,6 +51,9 @@ final class Takeover {
         if (!spool.rename(seen, taken)) {
             return Optional.empty(); // renewed by its holder, or another instance was first
         }
+        if (!spool.keepTaken(taken)) {
+            return Optional.empty(); // a settlement or hand-back had got half-way: its target name wins
+        }
         try {
             return afterRename(seen, taken, next);
         } catch (IOException e) {

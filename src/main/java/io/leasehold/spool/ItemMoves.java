@@ -5,6 +5,7 @@ import io.leasehold.core.Clock;
 import io.leasehold.core.Generation;
 import java.io.IOException;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
 /**
@@ -20,6 +21,7 @@ final class ItemMoves {
     private final PosixSpool spool;
     private final ItemQueries queries;
     private final Clock clock;
+    private volatile Consumer<String> arrivals = id -> { };
 
     ItemMoves(SpoolLayout layout, PosixSpool spool, ItemQueries queries, Clock clock) {
         this.layout = layout;
@@ -40,8 +42,14 @@ final class ItemMoves {
         ClaimName mine = claim.get();
         int abandoned = spool.record(id, mine.generation()).map(AttemptRecord::abandoned).orElse(0);
         spool.writeRecord(id, mine.generation(), new AttemptRecord(AttemptRecord.Kind.FAILED, abandoned, "cancelled"));
-        if (!spool.settle(mine, ItemState.FAILED)) {
-            throw new IOException("the cancel's own claim " + mine + " vanished before it could be settled");
+        try {
+            if (!spool.settle(mine, ItemState.FAILED)) {
+                throw new IOException("the cancel's own claim " + mine + " vanished before it could be settled");
+            }
+        } catch (ItemStore.DuplicateItemException e) {
+            // failed/<id> holds another file: the item goes back to pending/, and the cancel is refused.
+            spool.handBack(mine);
+            throw new ItemStore.UnfitItemException(id, "failed/" + id + " holds another file, which is never replaced");
         }
         return lookup(id);
     }
@@ -53,6 +61,10 @@ final class ItemMoves {
      */
     ItemView retry(String id) throws IOException {
         requireState(id, ItemState.FAILED);
+        Optional<FileFacts> failed = FileFacts.of(layout.file(SpoolFolder.FAILED, id));
+        if (failed.isPresent() && !spool.halfMoves().settledAlone(id, SpoolFolder.FAILED, failed.get())) {
+            throw new ItemStore.UnfitItemException(id, "failed/" + id + " has other names (see GET /spool, 'ignored')");
+        }
         ClaimName taken = new ClaimName(id, Generation.first(), clock.now());
         if (!SpoolLayout.moveToUniqueName(layout.file(SpoolFolder.FAILED, id), layout.claimFile(taken))) {
             requireState(id, ItemState.FAILED); // moved meanwhile: 409 or 404
@@ -73,7 +85,12 @@ final class ItemMoves {
             }
             throw e;
         }
+        arrivals.accept(id);
         return lookup(id);
+    }
+
+    void whenArrived(Consumer<String> arrivals) {
+        this.arrivals = arrivals;
     }
 
     private ItemView lookup(String id) throws IOException {

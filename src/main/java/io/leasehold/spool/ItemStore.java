@@ -49,6 +49,15 @@ public interface ItemStore {
         }
     }
 
+    /** The upload's file in tmp/ was removed before it could be linked into pending/; nothing was kept. */
+    final class UploadLostException extends IOException {
+        public UploadLostException(String id) {
+            super("the upload of item '" + id + "' vanished from tmp/ before it could be linked into pending/ "
+                    + "(another instance removes files in tmp/ not written for leasehold.spool.tmp-max-age); nothing "
+                    + "was enqueued: send it again");
+        }
+    }
+
     /** The payload is larger than allowed; nothing was kept. */
     final class PayloadTooLargeException extends IOException {
         public PayloadTooLargeException(long maxBytes) {

@@ -10,40 +10,78 @@ import java.util.Optional;
 
 /**
  * The claim of a pending item, {@code pending/<id>} → {@code claimed/<id>~<generation>~<reading>}, for
- * the drain and for a cancel alike. An item handed back goes on at the attempt it was handed back at,
- * read from the hand-back's record, so restarts never give an item fresh attempts.
+ * the drain and for a cancel alike. A file with a second name is looked at first ({@link HalfMoves}):
+ * a half-done move is finished, an enqueue in flight left for a moment, junk reported and left alone.
+ * An item handed back goes on at the attempt it was handed back at, so restarts never give an item
+ * fresh attempts.
  */
 final class PendingClaims {
+
+    /** Each look may finish one half-done move; more than that is not a pair any more. */
+    private static final int LOOKS = 3;
 
     private final SpoolLayout layout;
     private final SpoolAnomalies anomalies;
     private final AttemptRecords records;
+    private final HalfMoves halfMoves;
     private final Clock clock;
 
-    PendingClaims(SpoolLayout layout, SpoolAnomalies anomalies, AttemptRecords records, Clock clock) {
+    PendingClaims(SpoolLayout layout, SpoolAnomalies anomalies, AttemptRecords records, HalfMoves halfMoves,
+            Clock clock) {
         this.layout = layout;
         this.anomalies = anomalies;
         this.records = records;
+        this.halfMoves = halfMoves;
         this.clock = clock;
     }
 
     /** The new claim; empty when the item is gone (another instance was first) or is not claimable. */
     Optional<ClaimName> claim(String id, Instant reading) throws IOException {
         Path file = layout.file(SpoolFolder.PENDING, id);
-        Optional<FileFacts> facts = FileFacts.of(file);
-        if (facts.isEmpty()) {
-            return Optional.empty();
+        int handedBackAt = 0;
+        for (int look = 0; look < LOOKS; look++) {
+            Optional<FileFacts> facts = FileFacts.of(file);
+            if (facts.isEmpty()) {
+                return Optional.empty();
+            }
+            if (!facts.get().regular()) {
+                anomalies.report(SpoolFolder.PENDING, id, facts.get().problem(), clock.now());
+                return Optional.empty();
+            }
+            if (facts.get().links() == 1) {
+                return claimAs(id, file, reading, handedBackAt);
+            }
+            HalfMoves.Look seen = halfMoves.pending(id, facts.get(), true);
+            if (seen.verdict() == HalfMoves.Verdict.JUNK) {
+                anomalies.report(SpoolFolder.PENDING, id, seen.problem(), clock.now());
+                return Optional.empty();
+            }
+            if (seen.verdict() == HalfMoves.Verdict.IN_FLIGHT) {
+                return Optional.empty(); // its enqueue unlinks the upload in a moment and nudges the drain
+            }
+            handedBackAt = Math.max(handedBackAt, seen.handedBackAt());
         }
-        if (!facts.get().regular()) {
-            anomalies.report(SpoolFolder.PENDING, id, facts.get().problem(), clock.now());
-            return Optional.empty();
-        }
-        return claimAs(id, file, reading, records.latest(id, AttemptRecord.Kind.HANDED_BACK));
+        return Optional.empty();
     }
 
-    private Optional<ClaimName> claimAs(String id, Path file, Instant reading, Optional<AttemptRecords.Entry> carry)
-            throws IOException {
-        Generation generation = Generation.at(carry.map(e -> e.generation().attempt()).orElse(1));
+    /** Junk that a claim would refuse now; nothing is changed by looking. */
+    boolean wouldRefuse(String id) throws IOException {
+        Optional<FileFacts> facts = FileFacts.of(layout.file(SpoolFolder.PENDING, id));
+        if (facts.isEmpty()) {
+            return false;
+        }
+        return !facts.get().regular() || facts.get().links() > 1
+                && halfMoves.pending(id, facts.get(), false).verdict() == HalfMoves.Verdict.JUNK;
+    }
+
+    /**
+     * Claims under the attempt the item was handed back at: its hand-back's record says which (and the
+     * counts so far); a hand-back that stopped after its link says so by its claim name too.
+     */
+    private Optional<ClaimName> claimAs(String id, Path file, Instant reading, int handedBackAt) throws IOException {
+        Optional<AttemptRecords.Entry> carry = records.latest(id, AttemptRecord.Kind.HANDED_BACK);
+        int attempt = Math.max(handedBackAt, carry.map(e -> e.generation().attempt()).orElse(1));
+        Generation generation = Generation.at(attempt);
         ClaimName claim = new ClaimName(id, generation, reading);
         // Written before the claim exists, so a crash right after the rename loses no count.
         if (carry.isPresent()) {

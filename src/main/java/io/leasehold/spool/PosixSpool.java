@@ -28,6 +28,7 @@ public final class PosixSpool implements Spool {
     private final SpoolAnomalies anomalies;
     private final Clock clock;
     private final AttemptRecords records;
+    private final HalfMoves halfMoves;
     private final PendingClaims pendingClaims;
 
     public PosixSpool(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock) {
@@ -35,7 +36,8 @@ public final class PosixSpool implements Spool {
         this.anomalies = anomalies;
         this.clock = clock;
         this.records = new AttemptRecords(layout, anomalies, clock);
-        this.pendingClaims = new PendingClaims(layout, anomalies, records, clock);
+        this.halfMoves = new HalfMoves(layout, clock);
+        this.pendingClaims = new PendingClaims(layout, anomalies, records, halfMoves, clock);
     }
 
     AttemptRecords records() {
@@ -44,6 +46,10 @@ public final class PosixSpool implements Spool {
 
     PendingClaims pendingClaims() {
         return pendingClaims;
+    }
+
+    HalfMoves halfMoves() {
+        return halfMoves;
     }
 
     @Override
@@ -67,6 +73,9 @@ public final class PosixSpool implements Spool {
                     anomalies.report(SpoolFolder.PENDING, name, SpoolFiles.problem(attributes.get()), clock.now());
                     continue;
                 }
+                if (anomalies.isKnown(SpoolFolder.PENDING, name)) {
+                    continue; // junk a claim refused (see forgetFixedJunk)
+                }
                 ids.add(name);
                 if (ids.size() >= max) {
                     break;
@@ -82,6 +91,9 @@ public final class PosixSpool implements Spool {
             Path path = layout.file(folder, name);
             try {
                 BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                if (folder == SpoolFolder.PENDING) {
+                    return !ItemId.isValid(name) || pendingClaims.wouldRefuse(name);
+                }
                 return folder == SpoolFolder.CLAIMED ? ClaimName.parse(name).isEmpty()
                         : !ItemId.isValid(name) || !a.isRegularFile();
             } catch (IOException e) {
@@ -145,11 +157,16 @@ public final class PosixSpool implements Spool {
     }
 
     @Override
+    public boolean keepTaken(ClaimName taken) throws IOException {
+        return halfMoves.keepTaken(taken);
+    }
+
+    @Override
     public boolean settle(ClaimName claim, ItemState where) throws IOException {
         if (where != ItemState.DONE && where != ItemState.FAILED) {
             throw new IllegalArgumentException("settle goes to done or failed, not " + where);
         }
-        if (!SpoolLayout.moveToSharedName(layout.claimFile(claim), layout.file(where.folder(), claim.id()))) {
+        if (!moveOut(claim, where.folder())) {
             return false;
         }
         // A done item needs no record; a failed one keeps only the one that says why.
@@ -159,18 +176,53 @@ public final class PosixSpool implements Spool {
 
     @Override
     public boolean handBack(ClaimName claim) throws IOException {
-        Path target = layout.file(SpoolFolder.PENDING, claim.id());
-        if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
-            throw new ItemStore.DuplicateItemException(claim.id(), "cannot hand " + claim + " back: pending/"
-                    + claim.id() + " holds another file");
-        }
         // The next claim goes on at this attempt with the counts so far: written before the item is back.
         Optional<AttemptRecord> own = records.read(claim.id(), claim.generation());
         if (own.isPresent() || claim.generation().attempt() > 1) {
             records.write(claim.id(), claim.generation(), own.orElse(AttemptRecord.note(0, ""))
                     .as(AttemptRecord.Kind.HANDED_BACK));
         }
-        return SpoolLayout.moveToSharedName(layout.claimFile(claim), target);
+        return moveOut(claim, SpoolFolder.PENDING);
+    }
+
+    /** claimed/{claim} → {to}/{id}: link (never replaces), then unlink the claim's own name. */
+    private boolean moveOut(ClaimName claim, SpoolFolder to) throws IOException {
+        Path source = layout.claimFile(claim);
+        Optional<FileFacts> facts = FileFacts.of(source);
+        if (facts.isEmpty()) {
+            return false;
+        }
+        if (facts.get().links() > 1 && !halfMoves.keepTaken(claim)) {
+            return false; // settled or back in pending/ already, by a move that stopped half-way
+        }
+        switch (SharedNames.link(source, layout.file(to, claim.id()))) {
+            case SOURCE_GONE:
+                return false;
+            case TAKEN:
+                anomalies.report(to, claim.id(), "holds another file than the item known as " + claim.id()
+                        + ": never replaced", clock.now());
+                throw new ItemStore.DuplicateItemException(claim.id(), to.dirName() + "/" + claim.id()
+                        + " holds another file; " + claim + " stays where it is");
+            default:
+                unlinkOwnName(claim, facts.get().ino());
+                return true;
+        }
+    }
+
+    /** The claim's name, or the one its renewal renamed it to between the link and now. */
+    private void unlinkOwnName(ClaimName claim, long ino) throws IOException {
+        ClaimName name = claim;
+        for (int look = 0; look < LOOKS; look++) {
+            if (Files.deleteIfExists(layout.claimFile(name))) {
+                return;
+            }
+            Optional<ClaimName> found = find(claim.id(), claim.generation());
+            Optional<FileFacts> facts = found.isEmpty() ? Optional.empty() : FileFacts.of(layout.claimFile(found.get()));
+            if (facts.isEmpty() || facts.get().ino() != ino) {
+                return; // gone: the pending name won a hand-back pair, or a taker stepped back
+            }
+            name = found.get();
+        }
     }
 
     @Override

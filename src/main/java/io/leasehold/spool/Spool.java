@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The claim protocol's file operations. Every method is one blocking look or one atomic rename;
- * callers run them on worker threads. A method that answers {@code false} or empty found the file
+ * The claim protocol's file operations. Every method is a few blocking looks and one atomic rename or
+ * link; callers run them on worker threads. A method that answers {@code false} or empty found the file
  * gone: another instance got there first, which is an answer, not an error.
  */
 public interface Spool {
@@ -35,10 +35,22 @@ public interface Spool {
     /** The payload of a claim; throws {@link java.nio.file.NoSuchFileException} when it is gone. */
     byte[] payload(ClaimName claim) throws IOException;
 
-    /** claimed/{claim} → done/{id} or failed/{id}. False when the claim is gone. */
+    /**
+     * After a takeover's rename: false when the file also has a settled or pending name (a move left
+     * half-done), which wins; the taken claim is then gone and nothing is worked on.
+     */
+    boolean keepTaken(ClaimName taken) throws IOException;
+
+    /**
+     * claimed/{claim} → done/{id} or failed/{id}, never replacing a file there. False when the claim is
+     * gone; throws {@link ItemStore.DuplicateItemException} when the name holds another file.
+     */
     boolean settle(ClaimName claim, ItemState where) throws IOException;
 
-    /** claimed/{claim} → pending/{id}, without counting an attempt. False when the claim is gone. */
+    /**
+     * claimed/{claim} → pending/{id}; the next claim goes on at the same attempt. False when the claim is
+     * gone; throws {@link ItemStore.DuplicateItemException} when pending/{id} holds another file.
+     */
     boolean handBack(ClaimName claim) throws IOException;
 
     /** What the claim of this generation recorded about its attempt (an older spool's reason included). */
