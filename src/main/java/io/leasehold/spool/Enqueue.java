@@ -14,9 +14,10 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 
 /**
- * POST /items: the payload is written to an upload file in tmp/ as it streams in, fsynced, linked into
- * pending/ (link(2) never replaces an item), its upload name unlinked and pending/ fsynced; only then
- * is the item announced, and the answer 201. Every failure on the way is an error answer that leaves
+ * POST /items: the id is reserved first ({@link Reservations}), which makes it known to every instance
+ * while the body still streams in. The payload is written to an upload file in tmp/, fsynced, linked
+ * into pending/ (link(2) never replaces an item), its upload name unlinked and pending/ fsynced; only
+ * then is the item announced, and the answer 201. Every failure on the way is an error answer that leaves
  * nothing behind: never 201 for an item that is not durably in pending/.
  */
 final class Enqueue {
@@ -25,12 +26,14 @@ final class Enqueue {
 
     private final SpoolLayout layout;
     private final ItemQueries queries;
+    private final Reservations reservations;
     private final Clock clock;
     private volatile Consumer<String> arrivals = id -> { };
 
-    Enqueue(SpoolLayout layout, ItemQueries queries, Clock clock) {
+    Enqueue(SpoolLayout layout, ItemQueries queries, Reservations reservations, Clock clock) {
         this.layout = layout;
         this.queries = queries;
+        this.reservations = reservations;
         this.clock = clock;
     }
 
@@ -41,14 +44,27 @@ final class Enqueue {
 
     ItemView enqueue(String id, InputStream payload, long maxBytes) throws IOException {
         ItemId.require(id);
-        if (queries.lookup(id).isPresent()) {
-            throw new ItemStore.DuplicateItemException(id);
-        }
         Path upload = layout.file(SpoolFolder.TMP, HalfMoves.UPLOAD_PREFIX + id + "~"
                 + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36));
-        try {
-            writeDurably(upload, payload, maxBytes);
-            linkIntoPending(id, upload);
+        try (FileChannel channel = FileChannel.open(upload, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            long ino = FileFacts.of(upload).orElseThrow(() -> new ItemStore.UploadLostException(id)).ino();
+            // Known from here on, to every instance: a second enqueue is 409 while this one still uploads.
+            if (!reservations.reserve(id, ino)) {
+                throw new ItemStore.DuplicateItemException(id);
+            }
+            boolean enqueued = false;
+            try {
+                if (queries.lookOnce(id).isPresent()) {
+                    throw new ItemStore.DuplicateItemException(id); // an item of a spool older than reservations
+                }
+                writeDurably(channel, payload, maxBytes);
+                linkIntoPending(id, upload);
+                enqueued = true;
+            } finally {
+                if (!enqueued) {
+                    reservations.release(id, ino);
+                }
+            }
         } finally {
             // After the link the item keeps its pending/ name; before it, nothing of it is left.
             Files.deleteIfExists(upload);
@@ -63,28 +79,26 @@ final class Enqueue {
             case LINKED:
                 return;
             case TAKEN:
-                throw new ItemStore.DuplicateItemException(id, "pending/" + id + " appeared while it was uploaded");
+                throw new ItemStore.DuplicateItemException(id, "pending/" + id + " was dropped in while it was uploaded");
             default:
                 throw new ItemStore.UploadLostException(id);
         }
     }
 
     /** Every write refreshes the upload's modification time: the stale-tmp cleanup leaves a live upload alone. */
-    private static void writeDurably(Path upload, InputStream payload, long maxBytes) throws IOException {
-        try (FileChannel channel = FileChannel.open(upload, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-                OutputStream out = Channels.newOutputStream(channel)) {
-            byte[] buffer = new byte[COPY_BUFFER];
-            long written = 0;
-            int n;
-            while ((n = payload.read(buffer)) >= 0) {
-                written += n;
-                if (written > maxBytes) {
-                    throw new ItemStore.PayloadTooLargeException(maxBytes);
-                }
-                out.write(buffer, 0, n);
+    private static void writeDurably(FileChannel channel, InputStream payload, long maxBytes) throws IOException {
+        OutputStream out = Channels.newOutputStream(channel);
+        byte[] buffer = new byte[COPY_BUFFER];
+        long written = 0;
+        int n;
+        while ((n = payload.read(buffer)) >= 0) {
+            written += n;
+            if (written > maxBytes) {
+                throw new ItemStore.PayloadTooLargeException(maxBytes);
             }
-            out.flush();
-            channel.force(true);
+            out.write(buffer, 0, n);
         }
+        out.flush();
+        channel.force(true);
     }
 }

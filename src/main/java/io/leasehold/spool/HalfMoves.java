@@ -63,7 +63,11 @@ final class HalfMoves {
      * losing name of a pair (the caller looks again, then claims).
      */
     Look pending(String id, FileFacts facts, boolean finish) throws IOException {
-        List<Name> others = otherNames(id, new Name(SpoolFolder.PENDING, id), facts);
+        Name self = new Name(SpoolFolder.PENDING, id);
+        List<Name> others = otherNames(id, self, facts);
+        if (!unchanged(self, facts)) {
+            return Look.of(Verdict.CLAIMABLE, null); // it moved while we looked: the caller looks again
+        }
         if (others.size() + 1 < facts.links()) {
             return Look.of(Verdict.JUNK, "has " + facts.links() + " names, some outside the spool (a hard link to "
                     + "a file elsewhere is never read)");
@@ -117,8 +121,9 @@ final class HalfMoves {
         if (facts.links() == 1) {
             return true;
         }
-        List<Name> others = otherNames(id, new Name(folder, id), facts);
-        boolean onlyClaims = others.size() + 1 == facts.links();
+        Name self = new Name(folder, id);
+        List<Name> others = otherNames(id, self, facts);
+        boolean onlyClaims = others.size() + 1 == facts.links() && unchanged(self, facts);
         for (Name other : others) {
             onlyClaims &= other.folder() == SpoolFolder.CLAIMED;
         }
@@ -128,6 +133,16 @@ final class HalfMoves {
             }
         }
         return onlyClaims;
+    }
+
+    /**
+     * The winning name is still this very file with as many names, looked at after the other names were:
+     * a loser is only ever removed while the winner still holds the file. Without this, a file renamed
+     * from the winning name into a claim between the looks would look like the losing half of a pair.
+     */
+    private boolean unchanged(Name self, FileFacts before) throws IOException {
+        Optional<FileFacts> now = FileFacts.of(layout.file(self.folder(), self.fileName()));
+        return now.isPresent() && now.get().sameFileAs(before) && now.get().links() == before.links();
     }
 
     /** The other names this file has under {@code id} in the spool's folders. */

@@ -4,14 +4,16 @@ import io.leasehold.core.ClaimName;
 import io.leasehold.core.Clock;
 import io.leasehold.core.Generation;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
 /**
- * What the API moves: cancel (pending → failed) and retry (failed → pending). Each first takes the
- * item under a claim name of its own, which only one mover can win, and then moves that claim the way
- * the drain does: a shared name is never removed or replaced on the strength of an earlier look.
+ * What the API moves: cancel (pending → failed), retry (failed → pending), purge. Cancel and retry
+ * first take the item under a claim name of their own, which only one mover can win, and then move that
+ * claim the way the drain does: a shared name is never removed or replaced on the strength of a look.
  */
 final class ItemMoves {
 
@@ -65,6 +67,9 @@ final class ItemMoves {
         if (failed.isPresent() && !spool.halfMoves().settledAlone(id, SpoolFolder.FAILED, failed.get())) {
             throw new ItemStore.UnfitItemException(id, "failed/" + id + " has other names (see GET /spool, 'ignored')");
         }
+        if (failed.isPresent() && !spool.reservations().adopt(id, failed.get().ino())) {
+            throw new ItemStore.UnfitItemException(id, "ids/" + id + " names another file, or is junk");
+        }
         ClaimName taken = new ClaimName(id, Generation.first(), clock.now());
         if (!SpoolLayout.moveToUniqueName(layout.file(SpoolFolder.FAILED, id), layout.claimFile(taken))) {
             requireState(id, ItemState.FAILED); // moved meanwhile: 409 or 404
@@ -87,6 +92,32 @@ final class ItemMoves {
         }
         arrivals.accept(id);
         return lookup(id);
+    }
+
+    /**
+     * Removes a settled item for good: its file, then its records, then its reservation, after which the
+     * id is unknown and may be enqueued again. A crash in between leaves a reservation without an item,
+     * which the bookkeeping sweep removes. False when there was no such file.
+     */
+    boolean purge(String id, ItemState settled) throws IOException {
+        if (settled != ItemState.DONE && settled != ItemState.FAILED) {
+            throw new IllegalArgumentException("only settled items are purged, not " + settled.label() + " ones");
+        }
+        Path file = layout.file(settled.folder(), id);
+        Optional<FileFacts> facts = FileFacts.of(file);
+        if (facts.isEmpty()) {
+            return false;
+        }
+        if (!facts.get().regular() || !spool.halfMoves().settledAlone(id, settled.folder(), facts.get())) {
+            throw new ItemStore.UnfitItemException(id, settled.folder().dirName() + "/" + id + " is not a plain item "
+                    + "file with one name");
+        }
+        if (!Files.deleteIfExists(file)) {
+            return false;
+        }
+        spool.records().forget(id);
+        spool.reservations().release(id, facts.get().ino());
+        return true;
     }
 
     void whenArrived(Consumer<String> arrivals) {

@@ -28,10 +28,16 @@ public interface ItemStore {
     /** A failed item goes back to pending/, its attempts counted afresh. */
     ItemView retry(String id) throws IOException;
 
+    /**
+     * Removes a settled item (state done or failed): its file, then its bookkeeping, then its
+     * reservation, after which its id may be enqueued again. False when there is no such item.
+     */
+    boolean purge(String id, ItemState settled) throws IOException;
+
     /** Removes files in tmp/ last written before {@code cutoff}; returns how many. */
     int cleanTmp(Instant cutoff) throws IOException;
 
-    /** The item exists already in some folder. */
+    /** The id is known already: an item of it is in some folder, or its enqueue has begun. */
     final class DuplicateItemException extends IOException {
         public DuplicateItemException(String id) {
             super("item '" + id + "' already exists");

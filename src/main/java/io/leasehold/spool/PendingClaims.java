@@ -12,6 +12,7 @@ import java.util.Optional;
  * The claim of a pending item, {@code pending/<id>} → {@code claimed/<id>~<generation>~<reading>}, for
  * the drain and for a cancel alike. A file with a second name is looked at first ({@link HalfMoves}):
  * a half-done move is finished, an enqueue in flight left for a moment, junk reported and left alone.
+ * Then its reservation ({@link Reservations}) must name it: a second file under a known id never runs.
  * An item handed back goes on at the attempt it was handed back at, so restarts never give an item
  * fresh attempts.
  */
@@ -24,14 +25,16 @@ final class PendingClaims {
     private final SpoolAnomalies anomalies;
     private final AttemptRecords records;
     private final HalfMoves halfMoves;
+    private final Reservations reservations;
     private final Clock clock;
 
     PendingClaims(SpoolLayout layout, SpoolAnomalies anomalies, AttemptRecords records, HalfMoves halfMoves,
-            Clock clock) {
+            Reservations reservations, Clock clock) {
         this.layout = layout;
         this.anomalies = anomalies;
         this.records = records;
         this.halfMoves = halfMoves;
+        this.reservations = reservations;
         this.clock = clock;
     }
 
@@ -49,7 +52,7 @@ final class PendingClaims {
                 return Optional.empty();
             }
             if (facts.get().links() == 1) {
-                return claimAs(id, file, reading, handedBackAt);
+                return admitted(id, facts.get(), true) ? claimAs(id, file, reading, handedBackAt) : Optional.empty();
             }
             HalfMoves.Look seen = halfMoves.pending(id, facts.get(), true);
             if (seen.verdict() == HalfMoves.Verdict.JUNK) {
@@ -70,8 +73,36 @@ final class PendingClaims {
         if (facts.isEmpty()) {
             return false;
         }
-        return !facts.get().regular() || facts.get().links() > 1
-                && halfMoves.pending(id, facts.get(), false).verdict() == HalfMoves.Verdict.JUNK;
+        if (!facts.get().regular()) {
+            return true;
+        }
+        if (facts.get().links() > 1) {
+            return halfMoves.pending(id, facts.get(), false).verdict() == HalfMoves.Verdict.JUNK;
+        }
+        Reservations.Admission admission = reservations.admit(id, facts.get(), false);
+        return admission == Reservations.Admission.DUPLICATE || admission == Reservations.Admission.JUNK;
+    }
+
+    /**
+     * The file is the item known as {@code id}: its reservation names it, or nobody had reserved the id
+     * (a file dropped in, or a spool older than reservations) and now it does. A second file under a
+     * known id is reported and left alone.
+     */
+    private boolean admitted(String id, FileFacts facts, boolean reserve) throws IOException {
+        switch (reservations.admit(id, facts, reserve)) {
+            case OWN:
+                return true;
+            case DUPLICATE:
+                anomalies.report(SpoolFolder.PENDING, id, "a second file under the known id " + id + " (ids/" + id
+                        + " names the first): never run, never moved", clock.now());
+                return false;
+            case JUNK:
+                anomalies.report(SpoolFolder.PENDING, id, "its reservation ids/" + id + " is junk: not claimed until "
+                        + "it is fixed", clock.now());
+                return false;
+            default:
+                return false; // its enqueue is writing the reservation: look again in a moment
+        }
     }
 
     /**

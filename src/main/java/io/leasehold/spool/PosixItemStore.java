@@ -1,6 +1,7 @@
 package io.leasehold.spool;
 
 import io.leasehold.core.Clock;
+import io.leasehold.core.ItemId;
 import io.leasehold.core.LeaseTerms;
 import io.leasehold.core.Reading;
 import java.io.IOException;
@@ -31,7 +32,7 @@ public final class PosixItemStore implements ItemStore {
         this.clock = clock;
         this.queries = new ItemQueries(layout, spool.records(), terms, clock);
         this.moves = new ItemMoves(layout, spool, queries, clock);
-        this.enqueue = new Enqueue(layout, queries, clock);
+        this.enqueue = new Enqueue(layout, queries, spool.reservations(), clock);
     }
 
     @Override
@@ -68,6 +69,11 @@ public final class PosixItemStore implements ItemStore {
     @Override
     public ItemView retry(String id) throws IOException {
         return moves.retry(id);
+    }
+
+    @Override
+    public boolean purge(String id, ItemState settled) throws IOException {
+        return moves.purge(ItemId.require(id), settled);
     }
 
     private static Optional<BasicFileAttributes> regularFile(Path path) throws IOException {

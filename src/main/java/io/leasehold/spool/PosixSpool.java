@@ -17,9 +17,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jboss.logging.Logger;
 
 /** The claim protocol on a POSIX filesystem: every state change is one rename(2). */
 public final class PosixSpool implements Spool {
+
+    private static final Logger LOG = Logger.getLogger(PosixSpool.class);
 
     /** A listing racing a rename in the same directory can miss the entry once; look a few times. */
     private static final int LOOKS = 3;
@@ -29,6 +32,7 @@ public final class PosixSpool implements Spool {
     private final Clock clock;
     private final AttemptRecords records;
     private final HalfMoves halfMoves;
+    private final Reservations reservations;
     private final PendingClaims pendingClaims;
 
     public PosixSpool(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock) {
@@ -37,7 +41,8 @@ public final class PosixSpool implements Spool {
         this.clock = clock;
         this.records = new AttemptRecords(layout, anomalies, clock);
         this.halfMoves = new HalfMoves(layout, clock);
-        this.pendingClaims = new PendingClaims(layout, anomalies, records, halfMoves, clock);
+        this.reservations = new Reservations(layout, anomalies, clock);
+        this.pendingClaims = new PendingClaims(layout, anomalies, records, halfMoves, reservations, clock);
     }
 
     AttemptRecords records() {
@@ -50,6 +55,10 @@ public final class PosixSpool implements Spool {
 
     HalfMoves halfMoves() {
         return halfMoves;
+    }
+
+    Reservations reservations() {
+        return reservations;
     }
 
     @Override
@@ -158,7 +167,15 @@ public final class PosixSpool implements Spool {
 
     @Override
     public boolean keepTaken(ClaimName taken) throws IOException {
-        return halfMoves.keepTaken(taken);
+        if (!halfMoves.keepTaken(taken)) {
+            return false;
+        }
+        // A claim of a spool older than reservations makes its id known now.
+        Optional<FileFacts> facts = FileFacts.of(layout.claimFile(taken));
+        if (facts.isPresent() && !reservations.adopt(taken.id(), facts.get().ino())) {
+            LOG.warnf("took over %s, but ids/%s names another file (or is junk)", taken, taken.id());
+        }
+        return facts.isPresent();
     }
 
     @Override

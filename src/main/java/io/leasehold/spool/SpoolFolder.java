@@ -10,6 +10,8 @@ public enum SpoolFolder {
     CLAIMED("claimed"),
     DONE("done"),
     FAILED("failed"),
+    /** Reservations of known ids, named by id: the inode of the item's payload, from enqueue until purge. */
+    IDS("ids"),
     /** Per claim: {@code <id>/<generation>}, what that claim recorded about its attempt ({@link AttemptRecord}). */
     ATTEMPTS("attempts"),
     /** Spools written before {@code attempts/} kept why an item last failed here, by id; still read, never written. */

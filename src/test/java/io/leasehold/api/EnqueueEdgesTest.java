@@ -1,6 +1,8 @@
 package io.leasehold.api;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -52,6 +54,25 @@ class EnqueueEdgesTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    @Test
+    void aSecondEnqueueWhileTheFirstStillUploadsIs409AndTheFirstLandsWhole() throws IOException {
+        String id = SpoolFixture.uniqueId("streaming");
+        byte[] first = HeldUpload.bytes(BODY, 'a');
+        try (HeldUpload upload = HeldUpload.start(base, "/items?id=" + id, first, 1000)) {
+            Await.until("the first upload is being written", WAIT, () -> uploadOf(id).isPresent());
+
+            SpoolFixture.assertError(given().queryParam("id", id).body(HeldUpload.bytes(BODY, 'b')).when()
+                    .post("/items").then(), 409, id);
+            // Nothing of the second reached pending/, so a drain now has nothing to run.
+            given().when().post("/drain").then().statusCode(200).body("claimed", equalTo(0));
+
+            RawHttp.Answer answer = upload.finish();
+            assertEquals(201, answer.status(), answer.body());
+        }
+        assertArrayEquals(first, Files.readAllBytes(layout.file(SpoolFolder.PENDING, id)));
+        SpoolFixture.assertEmpty(layout, SpoolFolder.TMP, SpoolFolder.DONE);
     }
 
     @Test

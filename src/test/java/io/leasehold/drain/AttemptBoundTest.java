@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.leasehold.core.Outcome;
 import io.leasehold.spool.PosixItemStore;
 import io.leasehold.spool.SpoolFolder;
 import io.leasehold.testing.Await;
@@ -84,5 +85,23 @@ class AttemptBoundTest extends SpoolTestBase {
         taker.poll();
         Await.until("r fails", WAIT, () -> settledIn(SpoolFolder.FAILED, "r"));
         assertEquals("abandoned 1 times", reasonShown(taker, "r"));
+    }
+
+    @Test
+    void aSecondFileUnderAnIdAlreadyDoneNeverRunsNorReplacesIt() throws IOException {
+        Instance instance = instance(T0, 5, true);
+        enqueue("once", "the first");
+        instance.poll();
+        instance.handler.awaitStarted("once", 1);
+        instance.handler.finish("once", Outcome.done());
+        Await.until("done", WAIT, () -> settledIn(SpoolFolder.DONE, "once") && instance.drainer.claimsHeld() == 0);
+
+        enqueue("once", "a second file dropped in under the same id");
+        instance.poll();
+        instance.poll();
+        assertEquals(1, instance.handler.started.size(), "the second file never ran");
+        assertEquals("the first", Files.readString(layout.file(SpoolFolder.DONE, "once")), "done/ is never replaced");
+        assertTrue(instance.anomalies.list().stream().anyMatch(a -> a.name().equals("once")),
+                "reported: " + instance.anomalies.list());
     }
 }
