@@ -34,8 +34,18 @@ public interface ItemStore {
      */
     boolean purge(String id, ItemState settled) throws IOException;
 
-    /** Removes files in tmp/ last written before {@code cutoff}; returns how many. */
+    /**
+     * Removes what crashed writers left: files in tmp/ (and the epoch floor's temporaries) last written
+     * before {@code cutoff}, with the reservation of an upload that never became an item. Returns how many.
+     */
     int cleanTmp(Instant cutoff) throws IOException;
+
+    /**
+     * Removes bookkeeping nothing needs any more: reservations made before {@code cutoff} whose item is
+     * nowhere, records and old reasons of items that are done or gone. Returns how many. Slow on a large
+     * spool (it looks at every reservation): run it now and then.
+     */
+    int sweepBookkeeping(Instant cutoff) throws IOException;
 
     /** The id is known already: an item of it is in some folder, or its enqueue has begun. */
     final class DuplicateItemException extends IOException {

@@ -6,12 +6,6 @@ import io.leasehold.core.LeaseTerms;
 import io.leasehold.core.Reading;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -21,18 +15,18 @@ import java.util.function.Consumer;
 /** The API's view of a spool on a POSIX filesystem. */
 public final class PosixItemStore implements ItemStore {
 
-    private final SpoolLayout layout;
     private final Clock clock;
     private final ItemQueries queries;
     private final ItemMoves moves;
     private final Enqueue enqueue;
+    private final SpoolCleanup cleanup;
 
     public PosixItemStore(SpoolLayout layout, PosixSpool spool, LeaseTerms terms, Clock clock) {
-        this.layout = layout;
         this.clock = clock;
         this.queries = new ItemQueries(layout, spool.records(), terms, clock);
         this.moves = new ItemMoves(layout, spool, queries, clock);
         this.enqueue = new Enqueue(layout, queries, spool.reservations(), clock);
+        this.cleanup = new SpoolCleanup(layout, spool.reservations(), spool.records(), queries);
     }
 
     @Override
@@ -76,28 +70,15 @@ public final class PosixItemStore implements ItemStore {
         return moves.purge(ItemId.require(id), settled);
     }
 
-    private static Optional<BasicFileAttributes> regularFile(Path path) throws IOException {
-        try {
-            BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            return a.isRegularFile() ? Optional.of(a) : Optional.empty();
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
-        }
-    }
 
     @Override
     public int cleanTmp(Instant cutoff) throws IOException {
-        int removed = 0;
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(layout.folder(SpoolFolder.TMP))) {
-            for (Path entry : entries) {
-                Optional<BasicFileAttributes> file = regularFile(entry);
-                if (file.isPresent() && file.get().lastModifiedTime().toInstant().isBefore(cutoff)
-                        && Files.deleteIfExists(entry)) {
-                    removed++;
-                }
-            }
-        }
-        return removed;
+        return cleanup.cleanTmp(cutoff);
+    }
+
+    @Override
+    public int sweepBookkeeping(Instant cutoff) throws IOException {
+        return cleanup.sweepBookkeeping(cutoff);
     }
 
     /** A fresh id for an item posted without one: time-ordered, so listings read naturally. */

@@ -103,12 +103,28 @@ public final class PosixSpool implements Spool {
                 if (folder == SpoolFolder.PENDING) {
                     return !ItemId.isValid(name) || pendingClaims.wouldRefuse(name);
                 }
+                if (folder == SpoolFolder.IDS || folder == SpoolFolder.ATTEMPTS || folder == SpoolFolder.REASONS) {
+                    return !fitBookkeeping(folder, name, a);
+                }
                 return folder == SpoolFolder.CLAIMED ? ClaimName.parse(name).isEmpty()
                         : !ItemId.isValid(name) || !a.isRegularFile();
             } catch (IOException e) {
                 return false; // gone
             }
         });
+    }
+
+    /** A bookkeeping entry that is fine now: a plain file of the spool's own (a real folder of records). */
+    private boolean fitBookkeeping(SpoolFolder folder, String name, BasicFileAttributes a) throws IOException {
+        if (folder == SpoolFolder.ATTEMPTS && name.indexOf('/') < 0) {
+            return a.isDirectory();
+        }
+        try {
+            SpoolFiles.fitAttributes(layout.file(folder, name), AttemptRecords.MAX_BYTES);
+            return true;
+        } catch (UnfitFileException e) {
+            return false;
+        }
     }
 
     @Override

@@ -175,6 +175,11 @@ class KnownIdsTest {
         assertTrue(anomalies.isKnown(SpoolFolder.IDS, "j") && anomalies.isKnown(SpoolFolder.PENDING, "j"),
                 anomalies.list().toString());
         assertThrows(ItemStore.DuplicateItemException.class, () -> store.enqueue("j", bytes("x"), 1000));
+
+        Files.delete(layout.file(SpoolFolder.IDS, "j")); // a person fixes it
+        spool.forgetFixedJunk();
+        assertFalse(anomalies.isKnown(SpoolFolder.IDS, "j") || anomalies.isKnown(SpoolFolder.PENDING, "j"));
+        assertTrue(spool.claim("j", clock.now()).isPresent());
     }
 
     @Test

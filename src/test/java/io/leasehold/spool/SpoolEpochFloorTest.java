@@ -77,6 +77,22 @@ class SpoolEpochFloorTest {
     }
 
     @Test
+    void aFloorThatIsAFifoOrASymlinkIsAnErrorAtOnceNeverAHangNorFollowed() throws Exception {
+        SpoolEpochFloor floor = new SpoolEpochFloor(spool);
+        Files.createDirectories(floor.file().getParent());
+        Process mkfifo = new ProcessBuilder("mkfifo", floor.file().toString()).inheritIO().start();
+        assertTrue(mkfifo.waitFor(10, TimeUnit.SECONDS) && mkfifo.exitValue() == 0, "mkfifo");
+        IOException fifo = assertThrows(IOException.class, floor::highest, "a FIFO with no writer would block the read");
+        assertTrue(fifo.getMessage().contains("FIFO"), fifo.getMessage());
+
+        Files.delete(floor.file());
+        Path elsewhere = Files.writeString(spool.resolve("elsewhere"), "7\n");
+        Files.createSymbolicLink(floor.file(), elsewhere);
+        IOException link = assertThrows(IOException.class, floor::highest);
+        assertTrue(link.getMessage().contains("symbolic link"), link.getMessage());
+    }
+
+    @Test
     void racingRaisesFromTwoInstancesKeepTheHighest() throws Exception {
         SpoolEpochFloor a = new SpoolEpochFloor(spool);
         SpoolEpochFloor b = new SpoolEpochFloor(spool);
