@@ -169,4 +169,19 @@ class CrashPairsTest extends SpoolTestBase {
         assertTrue(instance.anomalies.list().stream().anyMatch(a -> a.name().equals("d")),
                 instance.anomalies.list().toString());
     }
+
+    @Test
+    void aHolderThatRecordedItsFailedVerdictAndStoppedIsSettledByItsTakerNotRunAgain() throws IOException {
+        ClaimName stopped = stageClaim("v", "2-dead", T0, "payload v");
+        Files.createDirectories(layout.root().resolve("attempts/v"));
+        Files.writeString(layout.root().resolve("attempts/v/2-dead"), "v2 failed 1\nexit 2: no such table");
+
+        Instance taker = instance(T0.plus(Instance.TAKEABLE_AFTER));
+        taker.poll();
+        assertNothingRuns(taker);
+        assertTrue(settledIn(SpoolFolder.FAILED, "v"));
+        assertEquals(List.of(), claims());
+        assertEquals("exit 2: no such table", new io.leasehold.spool.PosixItemStore(layout, taker.spool, Instance.TERMS,
+                taker.clock).lookup("v").orElseThrow().reason());
+    }
 }
