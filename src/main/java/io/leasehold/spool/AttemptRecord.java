@@ -70,8 +70,9 @@ public record AttemptRecord(Kind kind, int abandoned, String text) {
         Optional<Kind> kind = Kind.parse(header[1]);
         try {
             int abandoned = Integer.parseInt(header[2]);
+            String text = newline < 0 ? "" : content.substring(newline + 1);
             return kind.isEmpty() || abandoned < 0 ? Optional.empty()
-                    : Optional.of(new AttemptRecord(kind.get(), abandoned, newline < 0 ? "" : content.substring(newline + 1)));
+                    : Optional.of(new AttemptRecord(kind.get(), abandoned, text));
         } catch (NumberFormatException e) {
             return Optional.empty();
         }

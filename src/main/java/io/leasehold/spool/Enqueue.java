@@ -79,7 +79,8 @@ final class Enqueue {
             case LINKED:
                 return;
             case TAKEN:
-                throw new ItemStore.DuplicateItemException(id, "pending/" + id + " was dropped in while it was uploaded");
+                throw new ItemStore.DuplicateItemException(id, "pending/" + id
+                        + " was dropped in while it was uploaded");
             default:
                 throw new ItemStore.UploadLostException(id);
         }

@@ -250,7 +250,8 @@ public final class PosixSpool implements Spool {
                 return;
             }
             Optional<ClaimName> found = find(claim.id(), claim.generation());
-            Optional<FileFacts> facts = found.isEmpty() ? Optional.empty() : FileFacts.of(layout.claimFile(found.get()));
+            Optional<FileFacts> facts = found.isEmpty() ? Optional.empty()
+                    : FileFacts.of(layout.claimFile(found.get()));
             if (facts.isEmpty() || facts.get().ino() != ino) {
                 return; // gone: the pending name won a hand-back pair, or a taker stepped back
             }

@@ -122,7 +122,7 @@ final class Reservations {
         return FileFacts.of(file(id)).isPresent();
     }
 
-    /** Its maker writes the inode microseconds after the create: an empty reservation is looked at again a few times. */
+    /** Its maker writes the inode microseconds after the create: an empty one is looked at again a few times. */
     private Reservation read(String id) throws IOException {
         Reservation r = readOnce(id);
         for (int look = 0; look < 100 && r.state() == State.EMPTY; look++) {

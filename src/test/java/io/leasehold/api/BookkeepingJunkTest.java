@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.leasehold.spool.SpoolFolder;
 import io.leasehold.spool.SpoolLayout;
+import io.leasehold.testing.Fifo;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -22,7 +23,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -74,8 +74,7 @@ class BookkeepingJunkTest {
         String id = SpoolFixture.uniqueId("reason-fifo");
         Files.writeString(layout.file(SpoolFolder.FAILED, id), "payload");
         Path fifo = layout.file(SpoolFolder.REASONS, id);
-        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
-        assertTrue(mkfifo.waitFor(10, TimeUnit.SECONDS) && mkfifo.exitValue() == 0, "mkfifo");
+        Fifo.make(fifo);
         try {
             JsonNode item = get(id);
             assertEquals("failed", item.path("state").asText());

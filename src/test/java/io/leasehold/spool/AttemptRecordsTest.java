@@ -4,34 +4,25 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.core.Generation;
-import io.leasehold.testing.DrivenClock;
+import io.leasehold.testing.Fifo;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** attempts/<id>/<generation> on real files: owned per claim, read with a bound, junk never served. */
-class AttemptRecordsTest {
-
-    @TempDir
-    Path dir;
-    SpoolLayout layout;
-    SpoolAnomalies anomalies = new SpoolAnomalies();
-    AttemptRecords records;
+class AttemptRecordsTest extends StoreTestBase {
 
     final Generation first = Generation.parse("1-aaa").orElseThrow();
     final Generation second = Generation.parse("2-bbb").orElseThrow();
+    AttemptRecords records;
 
     @BeforeEach
-    void spool() throws IOException {
-        layout = new SpoolLayout(dir);
-        layout.createFolders();
-        records = new AttemptRecords(layout, anomalies, new DrivenClock());
+    void records() {
+        records = spool.records();
     }
 
     private Path recordFile(String id, Generation g) {
@@ -89,8 +80,7 @@ class AttemptRecordsTest {
         Path folder = Files.createDirectories(layout.file(SpoolFolder.ATTEMPTS, "j"));
         Files.createSymbolicLink(folder.resolve("1-link"), outside);
         Files.createLink(folder.resolve("2-hard"), outside);
-        Process mkfifo = new ProcessBuilder("mkfifo", folder.resolve("3-fifo").toString()).inheritIO().start();
-        assertTrue(mkfifo.waitFor(10, TimeUnit.SECONDS) && mkfifo.exitValue() == 0, "mkfifo");
+        Fifo.make(folder.resolve("3-fifo"));
         Files.writeString(folder.resolve("4-big"), "v2 failed 0\n" + "x".repeat((int) AttemptRecords.MAX_BYTES));
         Files.writeString(folder.resolve("5-garbage"), "not a record");
         Files.writeString(folder.resolve("not-a-generation"), "v2 failed 0\nx");
@@ -119,9 +109,7 @@ class AttemptRecordsTest {
     void anOldReasonThatIsASymlinkOrAFifoIsJunkToo() throws Exception {
         Path outside = Files.writeString(dir.resolve("outside"), "1-aaa 0\na secret");
         Files.createSymbolicLink(layout.file(SpoolFolder.REASONS, "l"), outside);
-        Process mkfifo = new ProcessBuilder("mkfifo", layout.file(SpoolFolder.REASONS, "f").toString()).inheritIO()
-                .start();
-        assertTrue(mkfifo.waitFor(10, TimeUnit.SECONDS) && mkfifo.exitValue() == 0, "mkfifo");
+        Fifo.make(layout.file(SpoolFolder.REASONS, "f"));
 
         assertEquals(Optional.empty(), records.failedReason("l"));
         assertEquals(Optional.empty(), records.read("l", first));

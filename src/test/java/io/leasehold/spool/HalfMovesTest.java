@@ -7,35 +7,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Generation;
-import io.leasehold.testing.DrivenClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A look at a file's names is stale by the time it acts: the file may have been renamed from the
  * winning name into the very claim that now looks like the losing half of a pair. Staged here with a
  * look taken before the moves; the loser is removed only while the winner still holds the file.
  */
-class HalfMovesTest {
+class HalfMovesTest extends StoreTestBase {
 
-    @TempDir
-    Path dir;
-    SpoolLayout layout;
-    DrivenClock clock = new DrivenClock();
-    HalfMoves halfMoves;
-
-    @BeforeEach
-    void spool() throws IOException {
-        layout = new SpoolLayout(dir);
-        layout.createFolders();
-        halfMoves = new HalfMoves(layout, clock);
-    }
 
     @Test
     void aStaleLookAtAnEnqueuePairNeverRemovesTheClaimTheItemWasRenamedToMeanwhile() throws IOException {
@@ -50,7 +35,7 @@ class HalfMovesTest {
         ClaimName claim = new ClaimName("x", Generation.first(), clock.now());
         Files.move(pending, layout.claimFile(claim));
 
-        HalfMoves.Look look = halfMoves.pending("x", seen, true);
+        HalfMoves.Look look = spool.halfMoves().pending("x", seen, true);
         assertNotEquals(HalfMoves.Verdict.JUNK, look.verdict(), "nothing to report: it moved");
         assertTrue(Files.exists(layout.claimFile(claim)), "the item's only name is kept");
     }
@@ -68,7 +53,7 @@ class HalfMovesTest {
         ClaimName retry = new ClaimName("f", Generation.first(), clock.now());
         Files.move(failed, layout.claimFile(retry));
 
-        assertFalse(halfMoves.settledAlone("f", SpoolFolder.FAILED, seen));
+        assertFalse(spool.halfMoves().settledAlone("f", SpoolFolder.FAILED, seen));
         assertEquals(List.of(retry.fileName()), SpoolTree.names(layout, SpoolFolder.CLAIMED));
     }
 
@@ -79,7 +64,7 @@ class HalfMovesTest {
         Path pending = layout.file(SpoolFolder.PENDING, "h");
         Files.createLink(pending, layout.claimFile(handing));
 
-        HalfMoves.Look look = halfMoves.pending("h", FileFacts.of(pending).orElseThrow(), true);
+        HalfMoves.Look look = spool.halfMoves().pending("h", FileFacts.of(pending).orElseThrow(), true);
         assertEquals(HalfMoves.Verdict.CLAIMABLE, look.verdict());
         assertEquals(4, look.handedBackAt());
         assertEquals(List.of(), SpoolTree.names(layout, SpoolFolder.CLAIMED));

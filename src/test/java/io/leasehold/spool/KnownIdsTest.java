@@ -7,9 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Generation;
-import io.leasehold.core.LeaseTerms;
 import io.leasehold.testing.Await;
-import io.leasehold.testing.DrivenClock;
+import io.leasehold.testing.Fifo;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,38 +22,16 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** An id is known from the start of its first enqueue until it is purged: ids/<id> on real files. */
-class KnownIdsTest {
+class KnownIdsTest extends StoreTestBase {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
 
-    @TempDir
-    Path dir;
-    SpoolLayout layout;
-    DrivenClock clock = new DrivenClock();
-    SpoolAnomalies anomalies = new SpoolAnomalies();
-    PosixSpool spool;
-    PosixItemStore store;
-
-    @BeforeEach
-    void spool() throws IOException {
-        layout = new SpoolLayout(dir);
-        layout.createFolders();
-        spool = new PosixSpool(layout, anomalies, clock);
-        store = new PosixItemStore(layout, spool, new LeaseTerms(Duration.ofSeconds(120), 3, Duration.ofSeconds(10)),
-                clock);
-    }
 
     private static InputStream bytes(String text) {
         return new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private long ino(Path file) throws IOException {
-        return ((Number) Files.getAttribute(file, "unix:ino")).longValue();
     }
 
     private String reservation(String id) throws IOException {
@@ -167,8 +144,7 @@ class KnownIdsTest {
 
     @Test
     void aReservationThatIsJunkNeverBlocksAndIsReported() throws Exception {
-        Process mkfifo = new ProcessBuilder("mkfifo", layout.file(SpoolFolder.IDS, "j").toString()).inheritIO().start();
-        assertTrue(mkfifo.waitFor(10, TimeUnit.SECONDS) && mkfifo.exitValue() == 0, "mkfifo");
+        Fifo.make(layout.file(SpoolFolder.IDS, "j"));
         Files.writeString(layout.file(SpoolFolder.PENDING, "j"), "payload");
 
         assertEquals(Optional.empty(), spool.claim("j", clock.now()));

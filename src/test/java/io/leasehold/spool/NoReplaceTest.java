@@ -8,38 +8,17 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Generation;
-import io.leasehold.core.LeaseTerms;
-import io.leasehold.testing.DrivenClock;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** No rename or link ever replaces a file in pending/, done/ or failed/: each move that would is refused. */
-class NoReplaceTest {
+class NoReplaceTest extends StoreTestBase {
 
-    @TempDir
-    Path dir;
-    SpoolLayout layout;
-    DrivenClock clock = new DrivenClock();
-    SpoolAnomalies anomalies = new SpoolAnomalies();
-    PosixSpool spool;
-    PosixItemStore store;
-
-    @BeforeEach
-    void spool() throws IOException {
-        layout = new SpoolLayout(dir);
-        layout.createFolders();
-        spool = new PosixSpool(layout, anomalies, clock);
-        store = new PosixItemStore(layout, spool, new LeaseTerms(Duration.ofSeconds(120), 3, Duration.ofSeconds(10)),
-                clock);
-    }
 
     private ClaimName claim(String id, String payload) throws IOException {
         ClaimName claim = new ClaimName(id, Generation.first(), clock.now());

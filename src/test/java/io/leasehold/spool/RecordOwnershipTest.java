@@ -5,44 +5,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Generation;
-import io.leasehold.core.LeaseTerms;
-import io.leasehold.testing.DrivenClock;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Bookkeeping is written and removed only by the claim it belongs to: a retry or a cancel racing a
  * drain that claims the item at once never removes what that drain's claim recorded. Many trials,
  * each with a thread that claims the item the moment it can, as a drain watching pending/ does.
  */
-class RecordOwnershipTest {
+class RecordOwnershipTest extends StoreTestBase {
 
     private static final int TRIALS = 300;
     private static final AttemptRecord FRESH = new AttemptRecord(AttemptRecord.Kind.FAILED, 0, "exit 2: fresh failure");
 
-    @TempDir
-    Path dir;
-    SpoolLayout layout;
-    DrivenClock clock = new DrivenClock();
-    PosixSpool spool;
-    PosixItemStore store;
-
-    @BeforeEach
-    void spool() throws IOException {
-        layout = new SpoolLayout(dir);
-        layout.createFolders();
-        spool = new PosixSpool(layout, new SpoolAnomalies(), clock);
-        store = new PosixItemStore(layout, spool, new LeaseTerms(Duration.ofSeconds(120), 3, Duration.ofSeconds(10)),
-                clock);
-    }
 
     /** Claims {@code id} as soon as it is claimable and records a fast failure, as a drain would. */
     private CompletableFuture<Optional<ClaimName>> drainClaimsAtOnce(String id) {

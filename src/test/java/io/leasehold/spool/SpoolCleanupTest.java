@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.core.Generation;
-import io.leasehold.core.LeaseTerms;
-import io.leasehold.testing.DrivenClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,29 +12,13 @@ import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** What crashes leave behind, and that the cleanup removes only that. */
-class SpoolCleanupTest {
+class SpoolCleanupTest extends StoreTestBase {
 
     static final Duration MAX_AGE = Duration.ofHours(1);
 
-    @TempDir
-    Path dir;
-    SpoolLayout layout;
-    DrivenClock clock = new DrivenClock();
-    PosixItemStore store;
-
-    @BeforeEach
-    void spool() throws IOException {
-        layout = new SpoolLayout(dir);
-        layout.createFolders();
-        PosixSpool spool = new PosixSpool(layout, new SpoolAnomalies(), clock);
-        store = new PosixItemStore(layout, spool, new LeaseTerms(Duration.ofSeconds(120), 3, Duration.ofSeconds(10)),
-                clock);
-    }
 
     private Path written(Path file, Instant at) throws IOException {
         Files.createDirectories(file.getParent());
@@ -71,10 +53,6 @@ class SpoolCleanupTest {
         return clock.now().minus(MAX_AGE).minusSeconds(1);
     }
 
-    private long ino(Path file) throws IOException {
-        return ((Number) Files.getAttribute(file, "unix:ino")).longValue();
-    }
-
     private Path reservation(String id, long ino, Instant at) throws IOException {
         Path file = Files.writeString(layout.file(SpoolFolder.IDS, id), ino + "\n");
         Files.setLastModifiedTime(file, FileTime.from(at));
@@ -102,7 +80,7 @@ class SpoolCleanupTest {
 
         store.cleanTmp(clock.now().minus(MAX_AGE));
         assertEquals("left over", Files.readString(pending), "the item is kept");
-        assertEquals(1, ((Number) Files.getAttribute(pending, "unix:nlink")).intValue());
+        assertEquals(1, names(pending));
         assertTrue(Files.exists(layout.file(SpoolFolder.IDS, "linked")), "and stays known");
     }
 
@@ -124,7 +102,6 @@ class SpoolCleanupTest {
 
     @Test
     void recordsAndOldReasonsOfItemsDoneOrGoneAreSwept() throws IOException {
-        PosixSpool spool = new PosixSpool(layout, new SpoolAnomalies(), clock);
         Generation g = Generation.parse("2-abc").orElseThrow();
         for (String id : List.of("done", "gone", "failing", "known")) {
             spool.writeRecord(id, g, AttemptRecord.note(1, "x"));

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.leasehold.testing.Fifo;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -80,8 +81,7 @@ class SpoolEpochFloorTest {
     void aFloorThatIsAFifoOrASymlinkIsAnErrorAtOnceNeverAHangNorFollowed() throws Exception {
         SpoolEpochFloor floor = new SpoolEpochFloor(spool);
         Files.createDirectories(floor.file().getParent());
-        Process mkfifo = new ProcessBuilder("mkfifo", floor.file().toString()).inheritIO().start();
-        assertTrue(mkfifo.waitFor(10, TimeUnit.SECONDS) && mkfifo.exitValue() == 0, "mkfifo");
+        Fifo.make(floor.file());
         IOException fifo = assertThrows(IOException.class, floor::highest, "a FIFO with no writer would block the read");
         assertTrue(fifo.getMessage().contains("FIFO"), fifo.getMessage());
 
