@@ -84,7 +84,8 @@ public class DrainLifecycle {
                     lastSweep = clock.now();
                     int removed = store.sweepBookkeeping(cutoff);
                     if (removed > 0) {
-                        LOG.infof("removed %d leftovers of crashed enqueues and purges from %s", removed, layout.root());
+                        LOG.infof("removed %d leftovers of crashed enqueues and purges from %s", removed,
+                                layout.root());
                     }
                 }
             } catch (IOException e) {

@@ -32,7 +32,7 @@ public record Generation(int attempt, String nonce) {
         return new Generation(1, freshNonce());
     }
 
-    /** A new claim that goes on at {@code attempt}: an item handed back keeps its count (max-attempts is a real bound). */
+    /** A new claim that goes on at {@code attempt}: an item handed back keeps its count, so max-attempts holds. */
     public static Generation at(int attempt) {
         return new Generation(attempt, freshNonce());
     }

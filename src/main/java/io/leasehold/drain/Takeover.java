@@ -112,7 +112,8 @@ final class Takeover {
             text = "gave up after " + attempts + " attempts (abandoned " + abandoned + " times); last: attempt "
                     + attempts + " was abandoned by its holder";
         }
-        spool.writeRecord(taken.id(), taken.generation(), new AttemptRecord(AttemptRecord.Kind.FAILED, abandoned, text));
+        spool.writeRecord(taken.id(), taken.generation(),
+                new AttemptRecord(AttemptRecord.Kind.FAILED, abandoned, text));
         if (spool.settle(taken, ItemState.FAILED)) {
             LOG.warnf("item %s failed: %s", seen.id(), text);
             events.settled(seen.id(), "failed");

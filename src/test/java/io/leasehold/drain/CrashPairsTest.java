@@ -32,6 +32,12 @@ class CrashPairsTest extends SpoolTestBase {
         return claim;
     }
 
+    /** A record as the claim of that generation writes it: attempts/<id>/<generation>. */
+    private void stageRecord(String id, String generation, String content) throws IOException {
+        Path folder = Files.createDirectories(layout.file(SpoolFolder.ATTEMPTS, id));
+        Files.writeString(folder.resolve(generation), content);
+    }
+
     private static int names(Path file) throws IOException {
         return ((Number) Files.getAttribute(file, "unix:nlink")).intValue();
     }
@@ -77,8 +83,7 @@ class CrashPairsTest extends SpoolTestBase {
     void aPendingFileThatIsStillAClaimWasHandedBackAndRunsOnceAtTheSameAttempt() throws IOException {
         ClaimName handingBack = stageClaim("h", "3-gone", T0, "payload h");
         // What the hand-back wrote before its link: the attempt and the abandoned count travel with the item.
-        Files.createDirectories(layout.root().resolve("attempts/h"));
-        Files.writeString(layout.root().resolve("attempts/h/3-gone"), "v2 handed-back 2\nattempt 2 was abandoned");
+        stageRecord("h", "3-gone", "v2 handed-back 2\nattempt 2 was abandoned");
         secondName(layout.claimFile(handingBack), layout.file(SpoolFolder.PENDING, "h"));
 
         Instance next = instance(T0.plusSeconds(1));
@@ -101,8 +106,7 @@ class CrashPairsTest extends SpoolTestBase {
     @Test
     void aTakeoverThatMeetsAHandBackLeavesTheItemToPendingAndItRunsOnce() throws IOException {
         ClaimName handingBack = stageClaim("t", "2-gone", T0, "payload t");
-        Files.createDirectories(layout.root().resolve("attempts/t"));
-        Files.writeString(layout.root().resolve("attempts/t/2-gone"), "v2 handed-back 1\nattempt 1 was abandoned");
+        stageRecord("t", "2-gone", "v2 handed-back 1\nattempt 1 was abandoned");
         secondName(layout.claimFile(handingBack), layout.file(SpoolFolder.PENDING, "t"));
 
         Instance taker = instance(T0.plus(Instance.TAKEABLE_AFTER));
@@ -173,8 +177,7 @@ class CrashPairsTest extends SpoolTestBase {
     @Test
     void aHolderThatRecordedItsFailedVerdictAndStoppedIsSettledByItsTakerNotRunAgain() throws IOException {
         ClaimName stopped = stageClaim("v", "2-dead", T0, "payload v");
-        Files.createDirectories(layout.root().resolve("attempts/v"));
-        Files.writeString(layout.root().resolve("attempts/v/2-dead"), "v2 failed 1\nexit 2: no such table");
+        stageRecord("v", "2-dead", "v2 failed 1\nexit 2: no such table");
 
         Instance taker = instance(T0.plus(Instance.TAKEABLE_AFTER));
         taker.poll();
