@@ -30,7 +30,8 @@ public class ApiErrors {
         if (e instanceof ItemStore.NoSuchItemException) {
             return answer(404, e.getMessage());
         }
-        if (e instanceof ItemStore.DuplicateItemException || e instanceof ItemStore.WrongStateException) {
+        if (e instanceof ItemStore.DuplicateItemException || e instanceof ItemStore.WrongStateException
+                || e instanceof ItemStore.UnfitItemException) {
             return answer(409, e.getMessage());
         }
         if (e instanceof ItemStore.PayloadTooLargeException) {

@@ -17,6 +17,7 @@ import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.time.Instant;
 import org.jboss.logging.Logger;
 
 /** Starts the drain when the service starts, and stops it cleanly when the service stops. */
@@ -36,6 +37,8 @@ public class DrainLifecycle {
     private final PosixSpool spool;
     private final LeaseService lease;
     private final LeaseThreads leaseThreads;
+    /** Housekeeping runs on one worker at a time (a tick finishes before the next fires). */
+    private volatile Instant lastSweep;
 
     public DrainLifecycle(SpoolLayout layout, PosixItemStore store, Drainer drainer, LeaseholdConfig config,
             Clock clock, PosixSpool spool, LeaseService lease, LeaseThreads leaseThreads) {
@@ -62,6 +65,8 @@ public class DrainLifecycle {
         }
         // The lease's first step comes before the first claim: the drain starts knowing its standing.
         lease.start(this::leaseLost);
+        // An enqueue's item becomes claimable only after its upload name is unlinked, which no watch sees.
+        store.whenArrived(drainer::nudge);
         drainer.start();
         clock.every("leasehold-housekeeping", HOUSEKEEPING, this::housekeeping);
         if (!config.drain().auto() && config.claim().takeover() == TakeoverRule.OBSERVED) {
@@ -74,12 +79,24 @@ public class DrainLifecycle {
                 config.handler().name(), config.drain().concurrency(), config.claim().lease());
     }
 
-    /** Leftovers of crashed writers in tmp/, and junk that was cleared away, are forgotten now and then. */
+    /**
+     * Leftovers of crashed writers in tmp/, and junk that was cleared away, are forgotten now and then;
+     * bookkeeping nothing needs any more once per tmp-max-age (it looks at every reservation).
+     */
     private Uni<Void> housekeeping() {
         return Uni.createFrom().item(() -> {
             try {
-                store.cleanTmp(clock.now().minus(config.spool().tmpMaxAge()));
+                Instant cutoff = clock.now().minus(config.spool().tmpMaxAge());
+                store.cleanTmp(cutoff);
                 spool.forgetFixedJunk();
+                if (lastSweep == null || !lastSweep.isAfter(cutoff)) {
+                    lastSweep = clock.now();
+                    int removed = store.sweepBookkeeping(cutoff);
+                    if (removed > 0) {
+                        LOG.infof("removed %d leftovers of crashed enqueues and purges from %s", removed,
+                                layout.root());
+                    }
+                }
             } catch (IOException e) {
                 LOG.warnf("housekeeping of %s failed: %s", layout.root(), e.getMessage());
             }

@@ -32,6 +32,11 @@ public record Generation(int attempt, String nonce) {
         return new Generation(1, freshNonce());
     }
 
+    /** A new claim that goes on at {@code attempt}: an item handed back keeps its count, so max-attempts holds. */
+    public static Generation at(int attempt) {
+        return new Generation(attempt, freshNonce());
+    }
+
     /** The generation of the claim that takes this one over. */
     public Generation next() {
         return new Generation(attempt + 1, freshNonce());

@@ -3,7 +3,6 @@ package io.leasehold.drain;
 import io.leasehold.core.Blocking;
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Clock;
-import io.leasehold.core.Generation;
 import io.leasehold.core.HeldClaim;
 import io.leasehold.core.ItemId;
 import io.leasehold.core.LeaseTerms;
@@ -154,6 +153,11 @@ public final class Drainer {
         });
     }
 
+    /** An item just became claimable (an enqueue finished): claim it now rather than at the next poll. */
+    public void nudge(String id) {
+        arrived(id);
+    }
+
     private void arrived(String name) {
         if (ItemId.isValid(name) && candidates.offer(name)) {
             requestFill();
@@ -237,12 +241,9 @@ public final class Drainer {
                 continue;
             }
             reserveSlotFor(() -> {
-                ClaimName claim = new ClaimName(id, Generation.first(), clock.now());
-                if (!spool.claim(claim)) {
-                    return Optional.empty();
-                }
-                tally.claimed(id);
-                return Optional.of(claim);
+                Optional<ClaimName> claim = spool.claim(id, clock.now());
+                claim.ifPresent(c -> tally.claimed(id));
+                return claim;
             });
         }
         signalIfIdle();

@@ -6,6 +6,7 @@ import io.leasehold.core.HeldClaim;
 import io.leasehold.core.LeaseTerms;
 import io.leasehold.core.Outcome;
 import io.leasehold.core.Sightings;
+import io.leasehold.spool.AttemptRecord;
 import io.leasehold.spool.ItemState;
 import io.leasehold.spool.Spool;
 import java.io.IOException;
@@ -63,9 +64,6 @@ final class Settlement {
         String where;
         if (outcome instanceof Outcome.Done) {
             where = move(claim, name -> spool.settle(name, ItemState.DONE)) ? "done" : "lost";
-            if (where.equals("done")) {
-                spool.deleteReason(claim.id());
-            }
         } else if (outcome instanceof Outcome.Stale stale) {
             where = refused(claim, stale.reason());
         } else if (outcome instanceof Outcome.Failed failed) {
@@ -83,7 +81,8 @@ final class Settlement {
     }
 
     private String fail(HeldClaim claim, String reason) throws IOException {
-        recordReason(claim, reason);
+        // Recorded first: a holder that stops right here leaves a verdict its taker carries out.
+        recordReason(claim, AttemptRecord.Kind.FAILED, reason);
         return move(claim, name -> spool.settle(name, ItemState.FAILED)) ? "failed" : "lost";
     }
 
@@ -107,7 +106,7 @@ final class Settlement {
 
     /** A receiver refused the epoch as stale: an attempt like any other, counted towards max-attempts. */
     private String refused(HeldClaim claim, String detail) throws IOException {
-        int refusals = StaleRefusals.before(claim, spool.reason(claim.id())) + 1;
+        int refusals = StaleRefusals.before(spool.record(claim.id(), claim.generation())) + 1;
         if (claim.attempt() >= settings.maxAttempts()) {
             return fail(claim, StaleRefusals.gaveUp(refusals, claim.attempt(), detail));
         }
@@ -124,7 +123,7 @@ final class Settlement {
     private String park(HeldClaim claim, String reason) throws IOException {
         Instant retryAt = clock.now().plus(settings.backoff().after(claim.attempt(), random));
         Instant parkedReading = terms.readingTakeableAt(retryAt);
-        recordReason(claim, reason);
+        recordReason(claim, AttemptRecord.Kind.RETRY, reason);
         // Parked: the claim looks abandoned from retryAt on, and whoever takes it counts the attempt.
         boolean parked = move(claim, name -> spool.rename(name, name.renewedAt(parkedReading)));
         if (parked) {
@@ -135,13 +134,16 @@ final class Settlement {
         return parked ? "retried" : "lost";
     }
 
-    /** Writes the reason only while the claim is still this holder's, so a late holder overwrites nothing. */
-    private void recordReason(HeldClaim claim, String reason) throws IOException {
+    /**
+     * Writes this claim's own record, and only while the claim is still this holder's: a late holder
+     * writes nothing, and could only ever write its own generation's record, which nobody reads.
+     */
+    private void recordReason(HeldClaim claim, AttemptRecord.Kind kind, String reason) throws IOException {
         if (spool.find(claim.id(), claim.generation()).isEmpty()) {
             return;
         }
-        int abandoned = spool.reason(claim.id()).map(Spool.Reason::abandoned).orElse(0);
-        spool.writeReason(claim.id(), new Spool.Reason(claim.generation().toString(), abandoned, reason));
+        int abandoned = spool.record(claim.id(), claim.generation()).map(AttemptRecord::abandoned).orElse(0);
+        spool.writeRecord(claim.id(), claim.generation(), new AttemptRecord(kind, abandoned, reason));
     }
 
     /** Applies {@code move} to the claim's file under its current name, whatever the renewal did to it. */

@@ -1,17 +1,15 @@
 package io.leasehold.drain;
 
-import io.leasehold.core.Generation;
-import io.leasehold.core.HeldClaim;
-import io.leasehold.spool.Spool;
+import io.leasehold.spool.AttemptRecord;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * The words of an item's refusals as stale (contract §3: an HTTP 409), which count attempts like any
- * retry. The count of refusals in a row travels in the reason parked with the claim, so the item that
- * is refused on every attempt fails as "refused as stale N times", as a poison item fails as
- * "abandoned N times", with no bookkeeping of its own.
+ * retry. The count of refusals in a row travels in the reason parked with the claim, carried over by
+ * the claim that takes it next, so the item that is refused on every attempt fails as "refused as
+ * stale N times", as a poison item fails as "abandoned N times", with no bookkeeping of its own.
  */
 final class StaleRefusals {
 
@@ -20,17 +18,16 @@ final class StaleRefusals {
     private StaleRefusals() {
     }
 
-    /** Refusals in a row before this attempt: counted only when the previous attempt was parked refused. */
-    static int before(HeldClaim claim, Optional<Spool.Reason> prior) {
-        if (prior.isEmpty()) {
+    /**
+     * Refusals in a row before this attempt, from what the claim carried over when it took the item from
+     * the claim before it: counted only when that claim was parked after a refusal.
+     */
+    static int before(Optional<AttemptRecord> carried) {
+        if (carried.isEmpty()) {
             return 0;
         }
-        Optional<Generation> of = Generation.parse(prior.get().generation());
-        Matcher count = PARKED.matcher(prior.get().text());
-        if (of.isEmpty() || of.get().attempt() != claim.attempt() - 1 || !count.matches()) {
-            return 0;
-        }
-        return Integer.parseInt(count.group(1));
+        Matcher count = PARKED.matcher(carried.get().text());
+        return count.matches() ? Integer.parseInt(count.group(1)) : 0;
     }
 
     /** The reason of a claim parked after its {@code refusals}-th refusal in a row. */

@@ -6,6 +6,7 @@ import io.leasehold.core.Generation;
 import io.leasehold.core.LeaseTerms;
 import io.leasehold.core.Sightings;
 import io.leasehold.core.TakeoverRule;
+import io.leasehold.spool.AttemptRecord;
 import io.leasehold.spool.ItemState;
 import io.leasehold.spool.Spool;
 import java.io.IOException;
@@ -66,6 +67,9 @@ final class Takeover {
         if (!spool.rename(seen, taken)) {
             return Optional.empty(); // renewed by its holder, or another instance was first
         }
+        if (!spool.keepTaken(taken)) {
+            return Optional.empty(); // a settlement or hand-back had got half-way: its target name wins
+        }
         try {
             return afterRename(seen, taken, next);
         } catch (IOException e) {
@@ -77,9 +81,15 @@ final class Takeover {
     }
 
     private Optional<ClaimName> afterRename(ClaimName seen, ClaimName taken, Generation next) throws IOException {
-        Optional<Spool.Reason> prior = spool.reason(seen.id());
-        boolean parkedForRetry = prior.isPresent() && prior.get().generation().equals(seen.generation().toString());
-        int abandoned = prior.map(Spool.Reason::abandoned).orElse(0) + (parkedForRetry ? 0 : 1);
+        // The record of the claim taken over says what its holder did last; the taker writes its own.
+        Optional<AttemptRecord> prior = spool.record(seen.id(), seen.generation());
+        AttemptRecord.Kind did = prior.map(AttemptRecord::kind).orElse(AttemptRecord.Kind.NOTE);
+        if (did == AttemptRecord.Kind.FAILED) {
+            finishVerdict(seen, taken, prior.get());
+            return Optional.empty();
+        }
+        boolean parkedForRetry = did == AttemptRecord.Kind.RETRY;
+        int abandoned = prior.map(AttemptRecord::abandoned).orElse(0) + (parkedForRetry ? 0 : 1);
         if (next.attempt() > settings.maxAttempts()) {
             giveUp(seen, taken, prior, parkedForRetry, abandoned);
             return Optional.empty();
@@ -87,14 +97,28 @@ final class Takeover {
         if (!parkedForRetry) {
             LOG.warnf("took over %s: its holder stopped renewing it (attempt %d of %d)", seen, next.attempt(),
                     settings.maxAttempts());
-            spool.writeReason(seen.id(), new Spool.Reason(seen.generation().toString(), abandoned,
+            spool.writeRecord(seen.id(), next, AttemptRecord.note(abandoned,
                     "attempt " + seen.generation().attempt() + " was abandoned by its holder"));
+        } else {
+            // Carried over: the abandoned count, and the reason it was parked with (StaleRefusals counts
+            // refusals in a row from it).
+            spool.writeRecord(seen.id(), next, AttemptRecord.note(abandoned, prior.get().text()));
         }
+        spool.dropEarlierRecords(taken);
         events.tookOver(seen.id(), next.attempt());
         return Optional.of(taken);
     }
 
-    private void giveUp(ClaimName seen, ClaimName taken, Optional<Spool.Reason> prior, boolean parkedForRetry,
+    /** The holder decided the item fails and stopped before it moved it: the taker moves it, once. */
+    private void finishVerdict(ClaimName seen, ClaimName taken, AttemptRecord verdict) throws IOException {
+        spool.writeRecord(taken.id(), taken.generation(), verdict);
+        if (spool.settle(taken, ItemState.FAILED)) {
+            LOG.warnf("item %s failed (its holder stopped before it moved it): %s", seen.id(), verdict.text());
+            events.settled(seen.id(), "failed");
+        }
+    }
+
+    private void giveUp(ClaimName seen, ClaimName taken, Optional<AttemptRecord> prior, boolean parkedForRetry,
             int abandoned) throws IOException {
         int attempts = seen.generation().attempt();
         String text;
@@ -106,7 +130,8 @@ final class Takeover {
             text = "gave up after " + attempts + " attempts (abandoned " + abandoned + " times); last: attempt "
                     + attempts + " was abandoned by its holder";
         }
-        spool.writeReason(seen.id(), new Spool.Reason(seen.generation().toString(), abandoned, text));
+        spool.writeRecord(taken.id(), taken.generation(),
+                new AttemptRecord(AttemptRecord.Kind.FAILED, abandoned, text));
         if (spool.settle(taken, ItemState.FAILED)) {
             LOG.warnf("item %s failed: %s", seen.id(), text);
             events.settled(seen.id(), "failed");

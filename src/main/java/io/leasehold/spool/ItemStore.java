@@ -28,13 +28,49 @@ public interface ItemStore {
     /** A failed item goes back to pending/, its attempts counted afresh. */
     ItemView retry(String id) throws IOException;
 
-    /** Removes files in tmp/ last written before {@code cutoff}; returns how many. */
+    /**
+     * Removes a settled item (state done or failed): its file, then its bookkeeping, then its
+     * reservation, after which its id may be enqueued again. False when there is no such item.
+     */
+    boolean purge(String id, ItemState settled) throws IOException;
+
+    /**
+     * Removes what crashed writers left: files in tmp/ (and the epoch floor's temporaries) last written
+     * before {@code cutoff}, with the reservation of an upload that never became an item. Returns how many.
+     */
     int cleanTmp(Instant cutoff) throws IOException;
 
-    /** The item exists already in some folder. */
+    /**
+     * Removes bookkeeping nothing needs any more: reservations made before {@code cutoff} whose item is
+     * nowhere, records and old reasons of items that are done or gone. Returns how many. Slow on a large
+     * spool (it looks at every reservation): run it now and then.
+     */
+    int sweepBookkeeping(Instant cutoff) throws IOException;
+
+    /** The id is known already: an item of it is in some folder, or its enqueue has begun. */
     final class DuplicateItemException extends IOException {
         public DuplicateItemException(String id) {
             super("item '" + id + "' already exists");
+        }
+
+        public DuplicateItemException(String id, String why) {
+            super("item '" + id + "' already exists: " + why);
+        }
+    }
+
+    /** Under the item's name is something that is not an item this spool may move (junk, or a second file). */
+    final class UnfitItemException extends IOException {
+        public UnfitItemException(String id, String why) {
+            super("item '" + id + "' cannot be moved: " + why);
+        }
+    }
+
+    /** The upload's file in tmp/ was removed before it could be linked into pending/; nothing was kept. */
+    final class UploadLostException extends IOException {
+        public UploadLostException(String id) {
+            super("the upload of item '" + id + "' vanished from tmp/ before it could be linked into pending/ "
+                    + "(another instance removes files in tmp/ not written for leasehold.spool.tmp-max-age); nothing "
+                    + "was enqueued: send it again");
         }
     }
 

@@ -5,32 +5,38 @@ import io.leasehold.core.ClaimName;
 import io.leasehold.core.Generation;
 import io.leasehold.core.ItemId;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jboss.logging.Logger;
 
 /** The claim protocol on a POSIX filesystem: every state change is one rename(2). */
 public final class PosixSpool implements Spool {
 
-    /** A listing racing a rename in the same directory can miss the entry once; look a few times. */
-    private static final int LOOKS = 3;
-
     /** The default of {@code leasehold.item.max-bytes}, for callers that do not configure one. */
     public static final long DEFAULT_MAX_PAYLOAD_BYTES = 1024 * 1024;
+
+    private static final Logger LOG = Logger.getLogger(PosixSpool.class);
+
+    /** A listing racing a rename in the same directory can miss the entry once; look a few times. */
+    private static final int LOOKS = 3;
 
     private final SpoolLayout layout;
     private final SpoolAnomalies anomalies;
     private final Clock clock;
     private final long maxPayloadBytes;
+    private final AttemptRecords records;
+    private final HalfMoves halfMoves;
+    private final Reservations reservations;
+    private final PendingClaims pendingClaims;
 
     public PosixSpool(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock) {
         this(layout, anomalies, clock, DEFAULT_MAX_PAYLOAD_BYTES);
@@ -42,6 +48,26 @@ public final class PosixSpool implements Spool {
         this.anomalies = anomalies;
         this.clock = clock;
         this.maxPayloadBytes = maxPayloadBytes;
+        this.records = new AttemptRecords(layout, anomalies, clock);
+        this.halfMoves = new HalfMoves(layout, clock);
+        this.reservations = new Reservations(layout, anomalies, clock);
+        this.pendingClaims = new PendingClaims(layout, anomalies, records, halfMoves, reservations, clock);
+    }
+
+    AttemptRecords records() {
+        return records;
+    }
+
+    PendingClaims pendingClaims() {
+        return pendingClaims;
+    }
+
+    HalfMoves halfMoves() {
+        return halfMoves;
+    }
+
+    Reservations reservations() {
+        return reservations;
     }
 
     @Override
@@ -65,6 +91,9 @@ public final class PosixSpool implements Spool {
                     anomalies.report(SpoolFolder.PENDING, name, SpoolFiles.problem(attributes.get()), clock.now());
                     continue;
                 }
+                if (anomalies.isKnown(SpoolFolder.PENDING, name)) {
+                    continue; // junk a claim refused (see forgetFixedJunk)
+                }
                 ids.add(name);
                 if (ids.size() >= max) {
                     break;
@@ -80,6 +109,12 @@ public final class PosixSpool implements Spool {
             Path path = layout.file(folder, name);
             try {
                 BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                if (folder == SpoolFolder.PENDING) {
+                    return !ItemId.isValid(name) || pendingClaims.wouldRefuse(name);
+                }
+                if (folder == SpoolFolder.IDS || folder == SpoolFolder.ATTEMPTS || folder == SpoolFolder.REASONS) {
+                    return !fitBookkeeping(folder, name, a);
+                }
                 return folder == SpoolFolder.CLAIMED ? ClaimName.parse(name).isEmpty() || junkProblem(path).isPresent()
                         : !ItemId.isValid(name) || !a.isRegularFile();
             } catch (IOException e) {
@@ -88,26 +123,22 @@ public final class PosixSpool implements Spool {
         });
     }
 
-    @Override
-    public boolean claim(ClaimName claim) throws IOException {
-        Path source = layout.file(SpoolFolder.PENDING, claim.id());
-        BasicFileAttributes attributes;
+    /** A bookkeeping entry that is fine now: a plain file of the spool's own (a real folder of records). */
+    private boolean fitBookkeeping(SpoolFolder folder, String name, BasicFileAttributes a) throws IOException {
+        if (folder == SpoolFolder.ATTEMPTS && name.indexOf('/') < 0) {
+            return a.isDirectory();
+        }
         try {
-            attributes = Files.readAttributes(source, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        } catch (NoSuchFileException e) {
+            SpoolFiles.fitAttributes(layout.file(folder, name), AttemptRecords.MAX_BYTES);
+            return true;
+        } catch (UnfitFileException e) {
             return false;
         }
-        if (!attributes.isRegularFile()) {
-            anomalies.report(SpoolFolder.PENDING, claim.id(), SpoolFiles.problem(attributes), clock.now());
-            return false;
-        }
-        if (((Number) Files.getAttribute(source, "unix:nlink", LinkOption.NOFOLLOW_LINKS)).intValue() > 1) {
-            // An enqueue between its link and its unlink (or a hard link from elsewhere): a claim would
-            // only find a payload it must not read. Looked at again on the next scan.
-            return false;
-        }
-        anomalies.forget(SpoolFolder.PENDING, claim.id());
-        return SpoolLayout.moveToUniqueName(source, layout.claimFile(claim));
+    }
+
+    @Override
+    public Optional<ClaimName> claim(String id, Instant reading) throws IOException {
+        return pendingClaims.claim(id, reading);
     }
 
     @Override
@@ -165,6 +196,9 @@ public final class PosixSpool implements Spool {
     @Override
     public boolean isJunk(ClaimName claim) throws IOException {
         Optional<String> problem = junkProblem(layout.claimFile(claim));
+        if (problem.isPresent() && halfMoves.leftHalfDone(claim)) {
+            return false; // a second name from a move that stopped half-way: the takeover finishes it
+        }
         problem.ifPresent(p -> anomalies.report(SpoolFolder.CLAIMED, claim.fileName(), p, clock.now()));
         return problem.isPresent();
     }
@@ -182,58 +216,96 @@ public final class PosixSpool implements Spool {
     }
 
     @Override
+    public boolean keepTaken(ClaimName taken) throws IOException {
+        if (!halfMoves.keepTaken(taken)) {
+            return false;
+        }
+        // A claim of a spool older than reservations makes its id known now.
+        Optional<FileFacts> facts = FileFacts.of(layout.claimFile(taken));
+        if (facts.isPresent() && !reservations.adopt(taken.id(), facts.get().ino())) {
+            LOG.warnf("took over %s, but ids/%s names another file (or is junk)", taken, taken.id());
+        }
+        return facts.isPresent();
+    }
+
+    @Override
     public boolean settle(ClaimName claim, ItemState where) throws IOException {
         if (where != ItemState.DONE && where != ItemState.FAILED) {
             throw new IllegalArgumentException("settle goes to done or failed, not " + where);
         }
-        return SpoolLayout.moveToSharedName(layout.claimFile(claim), layout.file(where.folder(), claim.id()));
+        if (!moveOut(claim, where.folder())) {
+            return false;
+        }
+        // A done item needs no record; a failed one keeps only the one that says why.
+        records.dropAllBut(claim.id(), where == ItemState.DONE ? null : claim.generation());
+        return true;
     }
 
     @Override
     public boolean handBack(ClaimName claim) throws IOException {
-        Path target = layout.file(SpoolFolder.PENDING, claim.id());
-        if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
-            throw new IOException("cannot hand " + claim + " back: pending/" + claim.id() + " already exists");
+        // The next claim goes on at this attempt with the counts so far: written before the item is back.
+        Optional<AttemptRecord> own = records.read(claim.id(), claim.generation());
+        if (own.isPresent() || claim.generation().attempt() > 1) {
+            records.write(claim.id(), claim.generation(), own.orElse(AttemptRecord.note(0, ""))
+                    .as(AttemptRecord.Kind.HANDED_BACK));
         }
-        return SpoolLayout.moveToSharedName(layout.claimFile(claim), target);
+        return moveOut(claim, SpoolFolder.PENDING);
     }
 
-    @Override
-    public void writeReason(String id, Reason reason) throws IOException {
-        // Created with the process umask (not createTempFile's 0600): instances under other uids read it too.
-        Path tmp = layout.file(SpoolFolder.TMP, "reason-" + id + "-" + Generation.first().nonce());
-        try {
-            Files.writeString(tmp, reason.generation() + " " + reason.abandoned() + "\n" + reason.text(),
-                    StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-            Files.move(tmp, layout.file(SpoolFolder.REASONS, id), StandardCopyOption.ATOMIC_MOVE);
-        } finally {
-            Files.deleteIfExists(tmp);
+    /** claimed/{claim} → {to}/{id}: link (never replaces), then unlink the claim's own name. */
+    private boolean moveOut(ClaimName claim, SpoolFolder to) throws IOException {
+        Path source = layout.claimFile(claim);
+        Optional<FileFacts> facts = FileFacts.of(source);
+        if (facts.isEmpty()) {
+            return false;
         }
-    }
-
-    @Override
-    public Optional<Reason> reason(String id) throws IOException {
-        Path file = layout.file(SpoolFolder.REASONS, id);
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
+        if (facts.get().links() > 1 && !halfMoves.keepTaken(claim)) {
+            return false; // settled or back in pending/ already, by a move that stopped half-way
         }
-        int newline = text.indexOf('\n');
-        String[] header = (newline < 0 ? text : text.substring(0, newline)).split(" ");
-        try {
-            return Optional.of(new Reason(header[0], Integer.parseInt(header[1]),
-                    newline < 0 ? "" : text.substring(newline + 1)));
-        } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
-            // Written by hand or by another tool: keep the words, count nothing.
-            return Optional.of(new Reason("-", 0, text));
+        switch (SharedNames.link(source, layout.file(to, claim.id()))) {
+            case SOURCE_GONE:
+                return false;
+            case TAKEN:
+                anomalies.report(to, claim.id(), "holds another file than the item known as " + claim.id()
+                        + ": never replaced", clock.now());
+                throw new ItemStore.DuplicateItemException(claim.id(), to.dirName() + "/" + claim.id()
+                        + " holds another file; " + claim + " stays where it is");
+            default:
+                unlinkOwnName(claim, facts.get().ino());
+                return true;
         }
     }
 
+    /** The claim's name, or the one its renewal renamed it to between the link and now. */
+    private void unlinkOwnName(ClaimName claim, long ino) throws IOException {
+        ClaimName name = claim;
+        for (int look = 0; look < LOOKS; look++) {
+            if (Files.deleteIfExists(layout.claimFile(name))) {
+                return;
+            }
+            Optional<ClaimName> found = find(claim.id(), claim.generation());
+            Optional<FileFacts> facts = found.isEmpty() ? Optional.empty()
+                    : FileFacts.of(layout.claimFile(found.get()));
+            if (facts.isEmpty() || facts.get().ino() != ino) {
+                return; // gone: the pending name won a hand-back pair, or a taker stepped back
+            }
+            name = found.get();
+        }
+    }
+
     @Override
-    public void deleteReason(String id) throws IOException {
-        Files.deleteIfExists(layout.file(SpoolFolder.REASONS, id));
+    public Optional<AttemptRecord> record(String id, Generation generation) throws IOException {
+        return records.read(id, generation);
+    }
+
+    @Override
+    public void writeRecord(String id, Generation generation, AttemptRecord record) throws IOException {
+        records.write(id, generation, record);
+    }
+
+    @Override
+    public void dropEarlierRecords(ClaimName claim) throws IOException {
+        records.dropAllBut(claim.id(), claim.generation());
     }
 
     private static Optional<BasicFileAttributes> attributesOf(Path path) throws IOException {

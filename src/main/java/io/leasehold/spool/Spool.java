@@ -3,12 +3,13 @@ package io.leasehold.spool;
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Generation;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The claim protocol's file operations. Every method is one blocking look or one atomic rename;
- * callers run them on worker threads. A method that answers {@code false} or empty found the file
+ * The claim protocol's file operations. Every method is a few blocking looks and one atomic rename or
+ * link; callers run them on worker threads. A method that answers {@code false} or empty found the file
  * gone: another instance got there first, which is an answer, not an error.
  */
 public interface Spool {
@@ -16,8 +17,11 @@ public interface Spool {
     /** Up to {@code max} ids waiting in pending/, in no particular order, skipping known junk. */
     List<String> pendingBatch(int max) throws IOException;
 
-    /** pending/{id} → claimed/{claim}. False when the item is gone or is not a regular file. */
-    boolean claim(ClaimName claim) throws IOException;
+    /**
+     * pending/{id} → a new claim whose lease starts at {@code reading}, going on at the attempt the item
+     * was handed back at (1 for a new item). Empty when the item is gone or is not claimable.
+     */
+    Optional<ClaimName> claim(String id, Instant reading) throws IOException;
 
     /** claimed/{from} → claimed/{to}: renew, take over, or park. False when {@code from} is gone. */
     boolean rename(ClaimName from, ClaimName to) throws IOException;
@@ -42,26 +46,30 @@ public interface Spool {
      */
     boolean isJunk(ClaimName claim) throws IOException;
 
-    /** claimed/{claim} → done/{id} or failed/{id}. False when the claim is gone. */
-    boolean settle(ClaimName claim, ItemState where) throws IOException;
-
-    /** claimed/{claim} → pending/{id}, without counting an attempt. False when the claim is gone. */
-    boolean handBack(ClaimName claim) throws IOException;
-
-    /** Records why an item's attempt failed; replaces any earlier reason atomically. */
-    void writeReason(String id, Reason reason) throws IOException;
-
-    /** The recorded reason and the attempt it belongs to. */
-    Optional<Reason> reason(String id) throws IOException;
-
-    void deleteReason(String id) throws IOException;
+    /**
+     * After a takeover's rename: false when the file also has a settled or pending name (a move left
+     * half-done), which wins; the taken claim is then gone and nothing is worked on.
+     */
+    boolean keepTaken(ClaimName taken) throws IOException;
 
     /**
-     * Why an item's last attempt did not succeed, kept on disk beside the spool's folders.
-     *
-     * @param generation the claim generation the text belongs to ("-" for a cancel)
-     * @param abandoned how many of the item's attempts were abandoned by a holder that stopped
+     * claimed/{claim} → done/{id} or failed/{id}, never replacing a file there. False when the claim is
+     * gone; throws {@link ItemStore.DuplicateItemException} when the name holds another file.
      */
-    record Reason(String generation, int abandoned, String text) {
-    }
+    boolean settle(ClaimName claim, ItemState where) throws IOException;
+
+    /**
+     * claimed/{claim} → pending/{id}; the next claim goes on at the same attempt. False when the claim is
+     * gone; throws {@link ItemStore.DuplicateItemException} when pending/{id} holds another file.
+     */
+    boolean handBack(ClaimName claim) throws IOException;
+
+    /** What the claim of this generation recorded about its attempt (an older spool's reason included). */
+    Optional<AttemptRecord> record(String id, Generation generation) throws IOException;
+
+    /** Records this generation's attempt; only the holder of the generation writes it. */
+    void writeRecord(String id, Generation generation, AttemptRecord record) throws IOException;
+
+    /** The claim has the item now: the records of the claims before it are of no more use. */
+    void dropEarlierRecords(ClaimName claim) throws IOException;
 }

@@ -22,6 +22,7 @@ public final class SpoolEpochFloor implements EpochFloor {
 
     /** FileLock is held per JVM, not per thread: instances in one JVM take turns here first. */
     private static final Object IN_THIS_JVM = new Object();
+    private static final long MAX_BYTES = 64;
 
     private final Path folder;
     private final Path file;
@@ -41,7 +42,9 @@ public final class SpoolEpochFloor implements EpochFloor {
     public long highest() throws IOException {
         String text;
         try {
-            text = Files.readString(file, StandardCharsets.US_ASCII);
+            // Bookkeeping read like every spool file: never through a symlink, never a FIFO (which would
+            // block the lease), never more than a bound.
+            text = new String(SpoolFiles.readBounded(file, MAX_BYTES), StandardCharsets.US_ASCII);
         } catch (NoSuchFileException e) {
             return 0;
         } catch (IOException e) {

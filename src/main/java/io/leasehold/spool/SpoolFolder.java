@@ -1,6 +1,6 @@
 package io.leasehold.spool;
 
-/** The folders under the spool directory. The first five are the contract; reasons/ is bookkeeping. */
+/** The folders under the spool directory. The first five are the contract; the rest are bookkeeping. */
 public enum SpoolFolder {
     /** Payloads being written; never read as items. Stale files are removed. */
     TMP("tmp"),
@@ -10,7 +10,11 @@ public enum SpoolFolder {
     CLAIMED("claimed"),
     DONE("done"),
     FAILED("failed"),
-    /** Why an item failed or was last retried, named by id; first line is the attempt it belongs to. */
+    /** Reservations of known ids, named by id: the inode of the item's payload, from enqueue until purge. */
+    IDS("ids"),
+    /** Per claim: {@code <id>/<generation>}, what that claim recorded about its attempt ({@link AttemptRecord}). */
+    ATTEMPTS("attempts"),
+    /** Spools written before {@code attempts/} kept why an item last failed here, by id; still read, never written. */
     REASONS("reasons");
 
     private final String dirName;

@@ -54,24 +54,16 @@ public final class SpoolLayout {
     }
 
     /**
-     * Atomically renames {@code from} to {@code to}; false when {@code from} was not there.
+     * Atomically renames {@code from} to {@code to}, a name unique to this mover (a claim name with a
+     * fresh generation or reading); false when {@code from} was not there. Moves into names every holder
+     * of an id shares (pending/, done/, failed/) are link then unlink instead ({@link SharedNames}):
+     * rename(2) would replace a file there.
      *
-     * <p>A network filesystem can report failure for a rename that happened (the reply was lost and
-     * the retransmission found the source gone), so after any error both names are looked at before
-     * deciding. A claim name (a fresh generation or reading) is unique to its mover, so finding it
-     * means the move was ours; done/, failed/ and pending/ names are shared by every holder of the id,
-     * so there a vanished source means someone else moved it.
+     * <p>A network filesystem can report failure for a rename that happened (the reply was lost and the
+     * retransmission found the source gone), so after any error both names are looked at before deciding:
+     * the target name is unique to its mover, so finding it means the move was ours.
      */
     public static boolean moveToUniqueName(Path from, Path to) throws IOException {
-        return move(from, to, true);
-    }
-
-    /** As {@link #moveToUniqueName}, for a target any holder of the id could have moved to. */
-    public static boolean moveToSharedName(Path from, Path to) throws IOException {
-        return move(from, to, false);
-    }
-
-    private static boolean move(Path from, Path to, boolean targetUniqueToMover) throws IOException {
         try {
             Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
             return true;
@@ -80,10 +72,10 @@ public final class SpoolLayout {
         } catch (IOException e) {
             boolean fromThere = Files.exists(from, LinkOption.NOFOLLOW_LINKS);
             boolean toThere = Files.exists(to, LinkOption.NOFOLLOW_LINKS);
-            if (!fromThere && toThere && targetUniqueToMover) {
+            if (!fromThere && toThere) {
                 return true;
             }
-            if (!fromThere && (e instanceof NoSuchFileException || toThere)) {
+            if (!fromThere && e instanceof NoSuchFileException) {
                 return false;
             }
             throw e;

@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.LeaseTerms;
+import io.leasehold.spool.AttemptRecord;
 import io.leasehold.spool.PosixSpool;
-import io.leasehold.spool.Spool;
 import io.leasehold.spool.SpoolFolder;
 import io.leasehold.spool.SpoolLayout;
 import io.leasehold.testing.Await;
@@ -67,6 +67,13 @@ class HttpDrainTest {
                 .when().post("/items").then().statusCode(201);
     }
 
+    /** The reason a claim parked for a retry recorded (its own generation's record). */
+    private String parkedReason(String id) throws IOException {
+        ClaimName claim = SpoolFixture.names(layout, SpoolFolder.CLAIMED).stream().map(ClaimName::parse)
+                .flatMap(java.util.Optional::stream).filter(c -> c.id().equals(id)).findFirst().orElseThrow();
+        return spool.record(id, claim.generation()).map(AttemptRecord::text).orElseThrow();
+    }
+
     @Test
     void eachAnswerClassSettlesTheItemAsTheContractSays() throws IOException {
         String ok = SpoolFixture.uniqueId("s200");
@@ -96,7 +103,7 @@ class HttpDrainTest {
             given().when().get("/items/{id}", id).then().body("state", equalTo("claimed")).body("attempt", equalTo(1));
             String status = id.substring(1, 4);
             assertEquals("HTTP " + status + ": answer " + status + " for " + id,
-                    spool.reason(id).map(Spool.Reason::text).orElseThrow());
+                    parkedReason(id));
         }
 
         HttpReceiver.Received sent = receiver.last(ok).orElseThrow();
@@ -126,7 +133,7 @@ class HttpDrainTest {
         ClaimName parked = ClaimName.parse(SpoolFixture.names(layout, SpoolFolder.CLAIMED).get(0)).orElseThrow();
         assertEquals(1, parked.generation().attempt());
         assertEquals("refused as stale 1 time; last: receiver refused epoch 0 as stale (HTTP 409: epoch 0 is below 5)",
-                spool.reason(id).map(Spool.Reason::text).orElseThrow());
+                spool.record(id, parked.generation()).map(AttemptRecord::text).orElseThrow());
         assertEquals(1, receiver.all(id).size(), "tried once in that pass, not again and again");
 
         receiver.forgetEpochs(); // the receiver now accepts epoch 0 again
@@ -156,6 +163,6 @@ class HttpDrainTest {
         ClaimName parked = ClaimName.parse(claimed.get(0)).orElseThrow();
         assertEquals(id, parked.id());
         assertEquals(1, parked.generation().attempt());
-        assertEquals("timed out after PT1S", spool.reason(id).map(Spool.Reason::text).orElseThrow());
+        assertEquals("timed out after PT1S", parkedReason(id));
     }
 }

@@ -41,7 +41,7 @@ final class RawHttp {
         }
     }
 
-    private static Answer read(InputStream in) throws IOException {
+    static Answer read(InputStream in) throws IOException {
         String all = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
         int split = all.indexOf("\r\n\r\n");
         String head = all.substring(0, split);

@@ -149,7 +149,7 @@ class DrainErrorTest extends SpoolTestBase {
     @Test
     void aFullDiskWhileRecordingTheReasonParksTheRetryLaterWithTheRealReason() throws IOException {
         Instance instance = faulty(5);
-        faults.failNext("writeReason", 1, NO_SPACE);
+        faults.failNext("writeRecord", 1, NO_SPACE);
         enqueue("busy");
         instance.poll();
         instance.handler.awaitStarted("busy", 1);

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Outcome;
 import io.leasehold.spool.Anomaly;
+import io.leasehold.spool.ItemView;
+import io.leasehold.spool.PosixItemStore;
 import io.leasehold.spool.SpoolFolder;
 import io.leasehold.spool.SpoolLayout;
 import io.leasehold.testing.Await;

@@ -2,9 +2,11 @@ package io.leasehold.drain;
 
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Generation;
+import io.leasehold.spool.AttemptRecord;
 import io.leasehold.spool.ItemState;
 import io.leasehold.spool.Spool;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -37,7 +39,7 @@ final class FaultySpool implements Spool {
         this.real = real;
     }
 
-    /** The next {@code times} calls of {@code method} (e.g. "settle", "writeReason", "payload") throw. */
+    /** The next {@code times} calls of {@code method} (e.g. "settle", "writeRecord", "payload") throw. */
     FaultySpool failNext(String method, int times, Supplier<Throwable> error) {
         faults.put(method, new Fault(new AtomicInteger(times), error));
         return this;
@@ -69,10 +71,10 @@ final class FaultySpool implements Spool {
     }
 
     @Override
-    public boolean claim(ClaimName claim) throws IOException {
-        boolean claimed = real.claim(claim);
-        if (claimed) {
-            afterClaim.run(claim);
+    public Optional<ClaimName> claim(String id, Instant reading) throws IOException {
+        Optional<ClaimName> claimed = real.claim(id, reading);
+        if (claimed.isPresent()) {
+            afterClaim.run(claimed.get());
         }
         return claimed;
     }
@@ -117,18 +119,23 @@ final class FaultySpool implements Spool {
     }
 
     @Override
-    public void writeReason(String id, Reason reason) throws IOException {
-        maybeFail("writeReason");
-        real.writeReason(id, reason);
+    public boolean keepTaken(ClaimName taken) throws IOException {
+        return real.keepTaken(taken);
     }
 
     @Override
-    public Optional<Reason> reason(String id) throws IOException {
-        return real.reason(id);
+    public Optional<AttemptRecord> record(String id, Generation generation) throws IOException {
+        return real.record(id, generation);
     }
 
     @Override
-    public void deleteReason(String id) throws IOException {
-        real.deleteReason(id);
+    public void writeRecord(String id, Generation generation, AttemptRecord record) throws IOException {
+        maybeFail("writeRecord");
+        real.writeRecord(id, generation, record);
+    }
+
+    @Override
+    public void dropEarlierRecords(ClaimName claim) throws IOException {
+        real.dropEarlierRecords(claim);
     }
 }

@@ -3,7 +3,9 @@ package io.leasehold.drain;
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.TakeoverRule;
 import io.leasehold.spool.ArrivalWatch;
-import io.leasehold.spool.Spool;
+import io.leasehold.spool.AttemptRecord;
+import io.leasehold.spool.ItemView;
+import io.leasehold.spool.PosixItemStore;
 import io.leasehold.spool.SpoolFolder;
 import io.leasehold.spool.SpoolLayout;
 import io.leasehold.testing.DrivenClock;
@@ -76,8 +78,18 @@ abstract class SpoolTestBase {
     }
 
     /** The reason recorded for the item, as the API shows it. */
-    static String reason(Instance instance, String id) throws IOException {
-        return instance.spool.reason(id).map(Spool.Reason::text).orElse("(none)");
+    /**
+     * Why the item's last attempt did not succeed: the record of its claim while it is claimed (parked
+     * for a retry, say), else the reason the API shows for it.
+     */
+    String reason(Instance instance, String id) throws IOException {
+        for (ClaimName claim : claims()) {
+            if (claim.id().equals(id)) {
+                return instance.spool.record(id, claim.generation()).map(AttemptRecord::text).orElse("(none)");
+            }
+        }
+        return new PosixItemStore(layout, instance.spool, Instance.TERMS, instance.clock).lookup(id)
+                .map(ItemView::reason).orElse("(none)");
     }
 
     boolean settledIn(SpoolFolder folder, String id) {

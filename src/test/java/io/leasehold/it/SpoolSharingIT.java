@@ -146,6 +146,7 @@ class SpoolSharingIT {
         assertEquals(new TreeSet<>(all), spool.names("done"), "every item is done, once, nothing else is");
         assertEquals(new TreeSet<>(), spool.names("failed"));
         assertEquals(new TreeSet<>(), spool.names("reasons"), "a done item keeps no reason");
+        assertEquals(new TreeSet<>(), spool.names("attempts"), "nor any record of its attempts");
         all.forEach(id -> assertEquals("payload of " + id, spool.payload("done", id), "payload kept"));
 
         for (String id : normalIds) {

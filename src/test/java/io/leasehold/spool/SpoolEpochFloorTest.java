@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.leasehold.testing.Fifo;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -74,6 +75,21 @@ class SpoolEpochFloorTest {
         Files.createDirectories(floor.file());
         IOException e = assertThrows(IOException.class, floor::highest);
         assertTrue(e.getMessage().contains("cannot be read"), e.getMessage());
+    }
+
+    @Test
+    void aFloorThatIsAFifoOrASymlinkIsAnErrorAtOnceNeverAHangNorFollowed() throws Exception {
+        SpoolEpochFloor floor = new SpoolEpochFloor(spool);
+        Files.createDirectories(floor.file().getParent());
+        Fifo.make(floor.file());
+        IOException fifo = assertThrows(IOException.class, floor::highest, "a FIFO with no writer would block the read");
+        assertTrue(fifo.getMessage().contains("FIFO"), fifo.getMessage());
+
+        Files.delete(floor.file());
+        Path elsewhere = Files.writeString(spool.resolve("elsewhere"), "7\n");
+        Files.createSymbolicLink(floor.file(), elsewhere);
+        IOException link = assertThrows(IOException.class, floor::highest);
+        assertTrue(link.getMessage().contains("symbolic link"), link.getMessage());
     }
 
     @Test

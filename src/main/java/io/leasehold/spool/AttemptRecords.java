@@ -1,0 +1,233 @@
+package io.leasehold.spool;
+
+import io.leasehold.core.Clock;
+import io.leasehold.core.Generation;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code attempts/<id>/<generation>}: each claim of an item writes only its own record, so a holder
+ * that lost its claim can only write a record nobody reads any more, and a cancel, retry or new
+ * enqueue never touches the record of a claim that is not theirs. The claim that has the item next
+ * removes the records before it. Records are read with {@link SpoolFiles#readBounded}: one that is
+ * not a plain file of the spool's own is junk, reported and skipped, never served.
+ *
+ * <p>Spools written before these records kept one {@code reasons/<id>} per item, {@code <generation>
+ * <abandoned>} then the text: it is read for the claim of that very generation (a claim parked for a
+ * retry) and for the reason of a failed item that has no record, and removed with the item's records.
+ */
+final class AttemptRecords {
+
+    static final long MAX_BYTES = 16 * 1024;
+
+    /** One record, with the claim it belongs to and when it was written. */
+    record Entry(Generation generation, AttemptRecord record, Instant written) {
+    }
+
+    private final SpoolLayout layout;
+    private final SpoolAnomalies anomalies;
+    private final Clock clock;
+
+    AttemptRecords(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock) {
+        this.layout = layout;
+        this.anomalies = anomalies;
+        this.clock = clock;
+    }
+
+    /** The record of this generation, or the old {@code reasons/<id>} when it was written for it. */
+    Optional<AttemptRecord> read(String id, Generation generation) throws IOException {
+        Optional<AttemptRecord> own = folderOf(id).isPresent() ? readFile(id, generation.toString()) : Optional.empty();
+        return own.isPresent() ? own : legacy(id).filter(old -> old.generation().equals(generation.toString()))
+                .map(old -> new AttemptRecord(AttemptRecord.Kind.RETRY, old.abandoned(), old.text()));
+    }
+
+    void write(String id, Generation generation, AttemptRecord record) throws IOException {
+        // Written whole in tmp/, then renamed in: a reader sees the old record or the new one, never half.
+        Path tmp = layout.file(SpoolFolder.TMP, "record~" + id + "~" + generation + "~" + Generation.first().nonce());
+        try {
+            Files.writeString(tmp, record.format(), StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE);
+            for (int tries = 1; ; tries++) {
+                try {
+                    Files.move(tmp, folderFor(id).resolve(generation.toString()), StandardCopyOption.ATOMIC_MOVE);
+                    return;
+                } catch (NoSuchFileException e) {
+                    if (tries == 3 || !Files.exists(tmp)) {
+                        throw e;
+                    }
+                    // The item's folder was removed between our look and the rename (a settlement): make it again.
+                }
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    /** Every record of the item that can be read, junk reported and left out. */
+    List<Entry> list(String id) throws IOException {
+        Optional<Path> folder = folderOf(id);
+        if (folder.isEmpty()) {
+            return List.of();
+        }
+        List<Entry> out = new ArrayList<>();
+        for (String name : names(folder.get())) {
+            Optional<Generation> generation = Generation.parse(name);
+            if (generation.isEmpty()) {
+                report(id + "/" + name, "not named by a claim generation <attempt>-<nonce>");
+                continue;
+            }
+            Optional<FileFacts> facts = FileFacts.of(folder.get().resolve(name));
+            Optional<AttemptRecord> record = facts.isEmpty() ? Optional.empty() : readFile(id, name);
+            record.ifPresent(r -> out.add(new Entry(generation.get(), r, facts.get().modified())));
+        }
+        return out;
+    }
+
+    /** The latest record of this kind: the highest attempt (a takeover always counts one), then the newest. */
+    Optional<Entry> latest(String id, AttemptRecord.Kind kind) throws IOException {
+        return list(id).stream().filter(e -> e.record().kind() == kind)
+                .max(Comparator.comparingInt((Entry e) -> e.generation().attempt()).thenComparing(Entry::written)
+                        .thenComparing(e -> e.generation().nonce()));
+    }
+
+    /** Why a failed item failed: the record of the claim that settled it, else what an older spool kept. */
+    Optional<String> failedReason(String id) throws IOException {
+        Optional<Entry> verdict = latest(id, AttemptRecord.Kind.FAILED);
+        return verdict.isPresent() ? verdict.map(e -> e.record().text()) : legacy(id).map(Legacy::text);
+    }
+
+    void delete(String id, Generation generation) throws IOException {
+        Optional<Path> folder = folderOf(id);
+        if (folder.isPresent()) {
+            Files.deleteIfExists(folder.get().resolve(generation.toString()));
+        }
+    }
+
+    /**
+     * Removes the item's records except {@code keep}'s ({@code null}: all of them, and the folder), and
+     * the old {@code reasons/<id>}. Only names that are generations are removed: nothing else is ours.
+     */
+    void dropAllBut(String id, Generation keep) throws IOException {
+        Optional<Path> folder = folderOf(id);
+        if (folder.isPresent()) {
+            for (String name : names(folder.get())) {
+                if (Generation.parse(name).isPresent() && (keep == null || !name.equals(keep.toString()))) {
+                    Files.deleteIfExists(folder.get().resolve(name));
+                }
+            }
+            if (keep == null) {
+                try {
+                    Files.delete(folder.get());
+                } catch (DirectoryNotEmptyException | NoSuchFileException e) {
+                    // junk we leave alone, or a record written meanwhile by a claim that lost the item
+                }
+            }
+        }
+        Path old = layout.file(SpoolFolder.REASONS, id);
+        Optional<FileFacts> facts = FileFacts.of(old);
+        if (facts.isPresent() && !facts.get().directory()) {
+            Files.deleteIfExists(old); // a symlink is removed, never followed
+        }
+    }
+
+    void forget(String id) throws IOException {
+        dropAllBut(id, null);
+    }
+
+    /** The item's folder when it is a real directory; anything else under that name is junk, never entered. */
+    private Optional<Path> folderOf(String id) throws IOException {
+        Path folder = layout.file(SpoolFolder.ATTEMPTS, id);
+        Optional<FileFacts> facts = FileFacts.of(folder);
+        if (facts.isPresent() && !facts.get().directory()) {
+            report(id, facts.get().problem() + " where the folder of the item's records belongs");
+            return Optional.empty();
+        }
+        return facts.map(f -> folder);
+    }
+
+    private Path folderFor(String id) throws IOException {
+        Path folder = layout.file(SpoolFolder.ATTEMPTS, id);
+        while (true) {
+            if (folderOf(id).isPresent()) {
+                return folder;
+            }
+            if (FileFacts.of(folder).isPresent()) {
+                throw new IOException("attempts/" + id + " is not a directory: the item's attempt cannot be recorded");
+            }
+            try {
+                Files.createDirectory(folder);
+                return folder;
+            } catch (FileAlreadyExistsException e) {
+                // made by another claim just now: look again
+            }
+        }
+    }
+
+    private static List<String> names(Path folder) throws IOException {
+        List<String> names = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
+            entries.forEach(p -> names.add(p.getFileName().toString()));
+        } catch (NoSuchFileException e) {
+            // removed meanwhile: no records
+        }
+        return names;
+    }
+
+    private Optional<AttemptRecord> readFile(String id, String name) throws IOException {
+        Optional<String> text = bounded(SpoolFolder.ATTEMPTS, id + "/" + name, layout.file(SpoolFolder.ATTEMPTS, id)
+                .resolve(name));
+        Optional<AttemptRecord> record = text.flatMap(AttemptRecord::parse);
+        if (text.isPresent() && record.isEmpty()) {
+            report(id + "/" + name, "not an attempt record (its first line must be 'v2 <kind> <abandoned>')");
+        }
+        return record;
+    }
+
+    private Optional<String> bounded(SpoolFolder folder, String name, Path file) throws IOException {
+        try {
+            return Optional.of(new String(SpoolFiles.readBounded(file, MAX_BYTES), StandardCharsets.UTF_8));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (UnfitFileException e) {
+            anomalies.report(folder, name, e.getMessage(), clock.now());
+            return Optional.empty();
+        }
+    }
+
+    private void report(String name, String problem) {
+        anomalies.report(SpoolFolder.ATTEMPTS, name, problem, clock.now());
+    }
+
+    /** What {@code reasons/<id>} says, in the format spools had before per-claim records. */
+    record Legacy(String generation, int abandoned, String text) {
+    }
+
+    private Optional<Legacy> legacy(String id) throws IOException {
+        Optional<String> content = bounded(SpoolFolder.REASONS, id, layout.file(SpoolFolder.REASONS, id));
+        if (content.isEmpty()) {
+            return Optional.empty();
+        }
+        String text = content.get();
+        int newline = text.indexOf('\n');
+        String[] header = (newline < 0 ? text : text.substring(0, newline)).split(" ");
+        try {
+            return Optional.of(new Legacy(header[0], Integer.parseInt(header[1]),
+                    newline < 0 ? "" : text.substring(newline + 1)));
+        } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
+            return Optional.of(new Legacy("-", 0, text)); // written by hand: keep the words, count nothing
+        }
+    }
+}

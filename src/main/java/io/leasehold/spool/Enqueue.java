@@ -1,0 +1,105 @@
+package io.leasehold.spool;
+
+import io.leasehold.core.Clock;
+import io.leasehold.core.ItemId;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
+
+/**
+ * POST /items: the id is reserved first ({@link Reservations}), which makes it known to every instance
+ * while the body still streams in. The payload is written to an upload file in tmp/, fsynced, linked
+ * into pending/ (link(2) never replaces an item), its upload name unlinked and pending/ fsynced; only
+ * then is the item announced, and the answer 201. Every failure on the way is an error answer that leaves
+ * nothing behind: never 201 for an item that is not durably in pending/.
+ */
+final class Enqueue {
+
+    private static final int COPY_BUFFER = 64 * 1024;
+
+    private final SpoolLayout layout;
+    private final ItemQueries queries;
+    private final Reservations reservations;
+    private final Clock clock;
+    private volatile Consumer<String> arrivals = id -> { };
+
+    Enqueue(SpoolLayout layout, ItemQueries queries, Reservations reservations, Clock clock) {
+        this.layout = layout;
+        this.queries = queries;
+        this.reservations = reservations;
+        this.clock = clock;
+    }
+
+    /** Told of each item that just became claimable, so a drain claims it without waiting for its poll. */
+    void whenArrived(Consumer<String> arrivals) {
+        this.arrivals = arrivals;
+    }
+
+    ItemView enqueue(String id, InputStream payload, long maxBytes) throws IOException {
+        ItemId.require(id);
+        Path upload = layout.file(SpoolFolder.TMP, HalfMoves.UPLOAD_PREFIX + id + "~"
+                + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36));
+        try (FileChannel channel = FileChannel.open(upload, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            long ino = FileFacts.of(upload).orElseThrow(() -> new ItemStore.UploadLostException(id)).ino();
+            // Known from here on, to every instance: a second enqueue is 409 while this one still uploads.
+            if (!reservations.reserve(id, ino)) {
+                throw new ItemStore.DuplicateItemException(id);
+            }
+            boolean enqueued = false;
+            try {
+                if (queries.lookOnce(id).isPresent()) {
+                    throw new ItemStore.DuplicateItemException(id); // an item of a spool older than reservations
+                }
+                writeDurably(channel, payload, maxBytes);
+                linkIntoPending(id, upload);
+                enqueued = true;
+            } finally {
+                if (!enqueued) {
+                    reservations.release(id, ino);
+                }
+            }
+        } finally {
+            // After the link the item keeps its pending/ name; before it, nothing of it is left.
+            Files.deleteIfExists(upload);
+        }
+        SpoolLayout.forceDirectory(layout.folder(SpoolFolder.PENDING));
+        arrivals.accept(id);
+        return new ItemView(id, ItemState.PENDING.label(), null, null, null, null, clock.now());
+    }
+
+    private void linkIntoPending(String id, Path upload) throws IOException {
+        switch (SharedNames.link(upload, layout.file(SpoolFolder.PENDING, id))) {
+            case LINKED:
+                return;
+            case TAKEN:
+                throw new ItemStore.DuplicateItemException(id, "pending/" + id
+                        + " was dropped in while it was uploaded");
+            default:
+                throw new ItemStore.UploadLostException(id);
+        }
+    }
+
+    /** Every write refreshes the upload's modification time: the stale-tmp cleanup leaves a live upload alone. */
+    private static void writeDurably(FileChannel channel, InputStream payload, long maxBytes) throws IOException {
+        OutputStream out = Channels.newOutputStream(channel);
+        byte[] buffer = new byte[COPY_BUFFER];
+        long written = 0;
+        int n;
+        while ((n = payload.read(buffer)) >= 0) {
+            written += n;
+            if (written > maxBytes) {
+                throw new ItemStore.PayloadTooLargeException(maxBytes);
+            }
+            out.write(buffer, 0, n);
+        }
+        out.flush();
+        channel.force(true);
+    }
+}

@@ -1,0 +1,180 @@
+package io.leasehold.spool;
+
+import io.leasehold.core.ClaimName;
+import io.leasehold.core.Clock;
+import io.leasehold.core.ItemId;
+import io.leasehold.core.LeaseTerms;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.PriorityQueue;
+
+/** What the API reads of the spool: one item, the items in one state, the counts. Never moves anything. */
+final class ItemQueries {
+
+    private static final int LOOKS = 3;
+
+    private final SpoolLayout layout;
+    private final AttemptRecords records;
+    private final LeaseTerms terms;
+    private final Clock clock;
+
+    ItemQueries(SpoolLayout layout, AttemptRecords records, LeaseTerms terms, Clock clock) {
+        this.layout = layout;
+        this.records = records;
+        this.terms = terms;
+        this.clock = clock;
+    }
+
+    Optional<ItemView> lookup(String id) throws IOException {
+        ItemId.require(id);
+        // An item moving between folders can be missed by one round of looks; look again.
+        for (int look = 0; look < LOOKS; look++) {
+            Optional<ItemView> found = lookOnce(id);
+            if (found.isPresent()) {
+                return found;
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * One round, in the order items move (pending, claimed, settled): a move makes its target before it
+     * removes its source, so an item moving forward is never missed.
+     */
+    Optional<ItemView> lookOnce(String id) throws IOException {
+        Optional<BasicFileAttributes> pending = regularFile(layout.file(SpoolFolder.PENDING, id));
+        if (pending.isPresent()) {
+            return Optional.of(plain(id, ItemState.PENDING, pending.get()));
+        }
+        Optional<ClaimName> claim = claimOf(id);
+        if (claim.isPresent()) {
+            return Optional.of(claimed(claim.get()));
+        }
+        for (ItemState settled : new ItemState[] {ItemState.DONE, ItemState.FAILED}) {
+            Optional<BasicFileAttributes> file = regularFile(layout.file(settled.folder(), id));
+            if (file.isPresent()) {
+                return Optional.of(plain(id, settled, file.get()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** A claim of this id in claimed/, whatever its generation. */
+    Optional<ClaimName> claimOf(String id) throws IOException {
+        try (DirectoryStream<Path> entries =
+                Files.newDirectoryStream(layout.folder(SpoolFolder.CLAIMED), id + ClaimName.SEPARATOR + "*")) {
+            for (Path entry : entries) {
+                Optional<ClaimName> claim = ClaimName.parse(entry.getFileName().toString());
+                if (claim.isPresent() && claim.get().id().equals(id)) {
+                    return claim;
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private ItemView claimed(ClaimName claim) {
+        return new ItemView(claim.id(), ItemState.CLAIMED.label(), claim.generation().attempt(),
+                claim.generation().toString(), terms.expiresAt(claim), null, claim.reading());
+    }
+
+    private ItemView plain(String id, ItemState state, BasicFileAttributes file) throws IOException {
+        String reason = null;
+        if (state == ItemState.FAILED) {
+            reason = records.failedReason(id).orElse("unknown (no reason was recorded)");
+        }
+        return new ItemView(id, state.label(), null, null, null, reason, file.lastModifiedTime().toInstant());
+    }
+
+    /** Basic attributes only: listings of large folders stat every entry, and need nothing more. */
+    private static Optional<BasicFileAttributes> regularFile(Path path) throws IOException {
+        try {
+            BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            return a.isRegularFile() ? Optional.of(a) : Optional.empty();
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+    }
+
+    List<ItemView> list(ItemState state, int limit) throws IOException {
+        Comparator<ItemView> oldestFirst = Comparator.comparing(ItemView::since).thenComparing(ItemView::id);
+        // A heap of the `limit` oldest seen so far keeps memory bounded in a folder of any size.
+        PriorityQueue<ItemView> oldest = new PriorityQueue<>(oldestFirst.reversed());
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(layout.folder(state.folder()))) {
+            for (Path entry : entries) {
+                Optional<ItemView> view = viewOf(state, entry);
+                if (view.isEmpty()) {
+                    continue;
+                }
+                oldest.add(view.get());
+                if (oldest.size() > limit) {
+                    oldest.poll();
+                }
+            }
+        }
+        List<ItemView> out = new ArrayList<>(oldest);
+        out.sort(oldestFirst);
+        return out;
+    }
+
+    private Optional<ItemView> viewOf(ItemState state, Path entry) throws IOException {
+        String name = entry.getFileName().toString();
+        if (state == ItemState.CLAIMED) {
+            return ClaimName.parse(name).map(this::claimed);
+        }
+        if (!ItemId.isValid(name)) {
+            return Optional.empty();
+        }
+        Optional<BasicFileAttributes> file = regularFile(entry);
+        return file.isEmpty() ? Optional.empty() : Optional.of(plain(name, state, file.get()));
+    }
+
+    SpoolCounts counts() throws IOException {
+        Instant now = clock.now();
+        long pending = 0;
+        Instant oldest = null;
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(layout.folder(SpoolFolder.PENDING))) {
+            for (Path entry : entries) {
+                if (!ItemId.isValid(entry.getFileName().toString())) {
+                    continue;
+                }
+                Optional<BasicFileAttributes> file = regularFile(entry);
+                if (file.isPresent()) {
+                    pending++;
+                    Instant written = file.get().lastModifiedTime().toInstant();
+                    if (oldest == null || written.isBefore(oldest)) {
+                        oldest = written;
+                    }
+                }
+            }
+        }
+        long claimed = count(SpoolFolder.CLAIMED, true);
+        long done = count(SpoolFolder.DONE, false);
+        long failed = count(SpoolFolder.FAILED, false);
+        long ageMs = oldest == null ? 0 : Math.max(0, now.toEpochMilli() - oldest.toEpochMilli());
+        return new SpoolCounts(pending, claimed, done, failed, ageMs);
+    }
+
+    private long count(SpoolFolder folder, boolean claims) throws IOException {
+        long n = 0;
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(layout.folder(folder))) {
+            for (Path entry : entries) {
+                String name = entry.getFileName().toString();
+                if (claims ? ClaimName.parse(name).isPresent() : ItemId.isValid(name)) {
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+}

@@ -1,0 +1,175 @@
+package io.leasehold.spool;
+
+import io.leasehold.core.Clock;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * {@code ids/<id>}: the one atomic decision, across instances, that an id is known. Made by an
+ * exclusive create (atomic on local filesystems and NFSv3+) when an enqueue of the id starts, or when
+ * the drain first meets a file dropped into pending/ under an id nobody reserved, and kept until the
+ * item is purged. Looking in four folders one after another could miss an item moving between them;
+ * one create cannot. It holds the inode number of the item's payload, which no rename or link changes,
+ * so a second file under a known id is told from the first and never runs instead of it.
+ */
+final class Reservations {
+
+    private static final long MAX_BYTES = 64;
+    /** A reservation still empty this long after it was made lost its maker between create and write. */
+    static final Duration WRITE_GRACE = Duration.ofSeconds(10);
+
+    /** What a file may do under an id, by its reservation. */
+    enum Admission {
+        /** The reservation names this file (made just now if there was none). */
+        OWN,
+        /** Its maker is writing it: look again in a moment. */
+        IN_FLIGHT,
+        /** The id is another file's. */
+        DUPLICATE,
+        /** The reservation is junk (a symlink, a FIFO, garbage): nothing is decided until a person fixes it. */
+        JUNK
+    }
+
+    private enum State { ABSENT, EMPTY, NAMES, JUNK }
+
+    private record Reservation(State state, long ino) {
+    }
+
+    private final SpoolLayout layout;
+    private final SpoolAnomalies anomalies;
+    private final Clock clock;
+
+    Reservations(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock) {
+        this.layout = layout;
+        this.anomalies = anomalies;
+        this.clock = clock;
+    }
+
+    /** Reserves {@code id} for the file with this inode; false when the id is reserved already. */
+    boolean reserve(String id, long ino) throws IOException {
+        try {
+            Files.writeString(file(id), ino + "\n", StandardCharsets.US_ASCII, StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE);
+            return true;
+        } catch (FileAlreadyExistsException e) {
+            return false;
+        }
+    }
+
+    /**
+     * May the file with {@code facts} run as {@code id}? With {@code reserve}, an id nobody reserved is
+     * reserved for it, unless done/ or failed/ holds another file under it (an item of an older spool).
+     */
+    Admission admit(String id, FileFacts facts, boolean reserve) throws IOException {
+        for (int look = 0; look < 3; look++) {
+            Reservation r = read(id);
+            switch (r.state()) {
+                case NAMES:
+                    return r.ino() == facts.ino() ? Admission.OWN : Admission.DUPLICATE;
+                case JUNK:
+                    return Admission.JUNK;
+                case EMPTY:
+                    if (!reserve || !abandoned(id)) {
+                        return Admission.IN_FLIGHT;
+                    }
+                    Files.writeString(file(id), facts.ino() + "\n", StandardCharsets.US_ASCII);
+                    return Admission.OWN;
+                default:
+                    if (settledUnder(id, facts)) {
+                        return Admission.DUPLICATE;
+                    }
+                    if (!reserve || reserve(id, facts.ino())) {
+                        return Admission.OWN;
+                    }
+                    // reserved by another instance just now: look again
+            }
+        }
+        return Admission.IN_FLIGHT;
+    }
+
+    /** Makes the reservation name this inode where nobody else's it is; false when it is another file's. */
+    boolean adopt(String id, long ino) throws IOException {
+        Reservation r = read(id);
+        return switch (r.state()) {
+            case NAMES -> r.ino() == ino;
+            case JUNK -> false;
+            case EMPTY -> {
+                Files.writeString(file(id), ino + "\n", StandardCharsets.US_ASCII);
+                yield true;
+            }
+            default -> reserve(id, ino) || adopt(id, ino);
+        };
+    }
+
+    /** Removes the reservation when it still names this inode (or was never written): never another's. */
+    void release(String id, long ino) throws IOException {
+        Reservation r = read(id);
+        if (r.state() == State.EMPTY || r.state() == State.NAMES && r.ino() == ino) {
+            Files.deleteIfExists(file(id));
+        }
+    }
+
+    /** True when there is a reservation of any kind: the id is known. */
+    boolean exists(String id) throws IOException {
+        return FileFacts.of(file(id)).isPresent();
+    }
+
+    /** Its maker writes the inode microseconds after the create: an empty one is looked at again a few times. */
+    private Reservation read(String id) throws IOException {
+        Reservation r = readOnce(id);
+        for (int look = 0; look < 100 && r.state() == State.EMPTY; look++) {
+            Thread.yield();
+            r = readOnce(id);
+        }
+        return r;
+    }
+
+    private Reservation readOnce(String id) throws IOException {
+        String text;
+        try {
+            text = new String(SpoolFiles.readBounded(file(id), MAX_BYTES), StandardCharsets.US_ASCII).trim();
+        } catch (NoSuchFileException e) {
+            return new Reservation(State.ABSENT, 0);
+        } catch (UnfitFileException e) {
+            anomalies.report(SpoolFolder.IDS, id, e.getMessage(), clock.now());
+            return new Reservation(State.JUNK, 0);
+        }
+        if (text.isEmpty()) {
+            return new Reservation(State.EMPTY, 0);
+        }
+        try {
+            return new Reservation(State.NAMES, Long.parseLong(text));
+        } catch (NumberFormatException e) {
+            anomalies.report(SpoolFolder.IDS, id, "not a reservation (one inode number)", clock.now());
+            return new Reservation(State.JUNK, 0);
+        }
+    }
+
+    private boolean abandoned(String id) throws IOException {
+        Optional<FileFacts> facts = FileFacts.of(file(id));
+        return facts.isPresent() && facts.get().modified().plus(WRITE_GRACE).isBefore(clock.now());
+    }
+
+    /** An unreserved id whose done/ or failed/ name holds another file: written before reservations existed. */
+    private boolean settledUnder(String id, FileFacts facts) throws IOException {
+        for (SpoolFolder settled : new SpoolFolder[] {SpoolFolder.DONE, SpoolFolder.FAILED}) {
+            Optional<FileFacts> other = FileFacts.of(layout.file(settled, id));
+            if (other.isPresent() && !other.get().sameFileAs(facts)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Path file(String id) {
+        return layout.file(SpoolFolder.IDS, id);
+    }
+}
