@@ -4,6 +4,7 @@ import io.leasehold.core.ClaimName;
 import io.leasehold.core.Clock;
 import io.leasehold.core.Generation;
 import java.io.IOException;
+import java.time.Duration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -22,6 +23,11 @@ final class ItemMoves {
     private final SpoolLayout layout;
     private final PosixSpool spool;
     private final ItemQueries queries;
+    /** How long a cancel keeps looking while a drain's claim of the same item is half-way. */
+    private static final Duration CLAIM_RACE = Duration.ofMillis(500);
+    /** ...and at most this often (a clock that does not move, as in tests, must not hold it forever). */
+    private static final int MAX_LOOKS = 10_000;
+
     private final Clock clock;
     private volatile Consumer<String> arrivals = id -> { };
 
@@ -36,6 +42,14 @@ final class ItemMoves {
     ItemView cancel(String id) throws IOException {
         requireState(id, ItemState.PENDING);
         Optional<ClaimName> claim = spool.pendingClaims().claim(id, clock.now());
+        // A drain claiming the same item at this very moment can be between its reservation's create and
+        // its write (or its rename): look again while the item is still pending, until it is ours or gone.
+        long until = clock.monotonicNanos() + CLAIM_RACE.toNanos();
+        for (int look = 0; claim.isEmpty() && look < MAX_LOOKS && clock.monotonicNanos() - until < 0; look++) {
+            requireState(id, ItemState.PENDING); // claimed by a drain meanwhile: 409
+            Thread.yield();
+            claim = spool.pendingClaims().claim(id, clock.now());
+        }
         if (claim.isEmpty()) {
             requireState(id, ItemState.PENDING); // claimed by a drain between the look and the claim: 409
             throw new ItemStore.UnfitItemException(id, "pending/" + id + " is not an item that can be claimed "
