@@ -1,0 +1,156 @@
+package io.leasehold.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.leasehold.testing.Await;
+import io.leasehold.testing.Census;
+import io.leasehold.testing.FaultRounds;
+import io.leasehold.testing.ServiceProcess;
+import io.leasehold.testing.SharedSpool;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Fault suite, file descriptors: a service allowed 128 descriptors (it starts with ~40 in use) is sent
+ * more concurrent uploads than it has descriptors, each connection held open until its answer is read.
+ * Whatever it cannot serve is answered with an error or cut off; every item answered 201 is in the
+ * spool, and none is lost or run twice; once the clients are gone it enqueues and drains again.
+ */
+class FdLimitFaultIT {
+
+    private static final int CLIENTS = 200;
+    private static final int PAYLOAD = 2048;
+    /** The launcher's own command, run by a shell that lowers both limits first ({@code exec}: same pid). */
+    private static final List<String> FEW_DESCRIPTORS = List.of("sh", "-c", "ulimit -n 128; exec \"$@\"", "sh");
+
+    private final List<Socket> clients = new ArrayList<>();
+    private SharedSpool spool;
+    private ServiceProcess service;
+
+    @AfterEach
+    void cleanUp() {
+        RawClients.closeAll(clients);
+        if (service != null) {
+            service.close();
+        }
+        if (spool != null) {
+            spool.killLeftoverAttempts();
+        }
+    }
+
+    @Test
+    void runningOutOfDescriptorsLosesNoAcceptedItemAndRecovers() {
+        spool = SharedSpool.create("fd-limit", "sleep 0.1");
+        service = ServiceProcess.start("i1", spool.config(Map.of(
+                "leasehold.claim.lease", "3s",
+                "leasehold.claim.max-skew", "500ms",
+                "leasehold.drain.poll-interval", "1s",
+                "leasehold.drain.concurrency", "2")), spool.env("i1"), FEW_DESCRIPTORS)
+                .awaitReady(Duration.ofSeconds(90));
+        assertEquals("128 128", openFilesLimit(service.pid()), "soft and hard limit of the service");
+
+        List<String> accepted = new ArrayList<>();
+        List<String> notAccepted = new ArrayList<>();
+        int rounds = FaultRounds.count();
+        for (int round = 1; round <= rounds; round++) {
+            long started = System.nanoTime();
+            String r = "r" + round;
+            List<String> flood = IntStream.rangeClosed(1, CLIENTS).mapToObj(n -> r + "-flood-" + n).toList();
+            int exhaustedBefore = timesExhausted();
+            int unsent = (int) flood.stream().filter(id -> !upload(id)).count();
+            // Read in order and closed one by one, so connections the kernel queued get their turn.
+            Map<String, Integer> answers = new TreeMap<>();
+            for (int i = 0; i < flood.size(); i++) {
+                String status = RawClients.statusLine(inputOf(clients.get(i)));
+                String code = status.isEmpty() ? "none" : status.split(" ")[1];
+                answers.merge(code, 1, Integer::sum);
+                (code.equals("201") ? accepted : notAccepted).add(flood.get(i));
+                RawClients.closeAll(List.of(clients.get(i)));
+            }
+            clients.clear();
+            int exhausted = timesExhausted() - exhaustedBefore;
+            assertTrue(exhausted > 0, "the service ran out of descriptors (its log says Too many open files)");
+            assertTrue(List.of("201", "500", "503", "none").containsAll(answers.keySet()),
+                    "201, an error of the spool (500) or of load (503), or cut off: " + answers);
+
+            Await.until("live and ready after the flood", Duration.ofSeconds(30),
+                    () -> service.status("/q/health/live") == 200 && service.status("/q/health/ready") == 200);
+            List<String> after = IntStream.rangeClosed(1, 10).mapToObj(n -> r + "-after-" + n).toList();
+            after.forEach(id -> Answers.assertEnqueued(service, id, "payload of " + id));
+            accepted.addAll(after);
+            Await.until(r + ": drained", Duration.ofSeconds(120),
+                    () -> spool.names("pending").isEmpty() && spool.names("claimed").isEmpty());
+            Census census = Census.awaitEachOnce(spool.spoolDir(), accepted, Duration.ofSeconds(20));
+            assertEquals(accepted.stream().sorted().toList(), census.in("done").stream()
+                    .filter(accepted::contains).toList(), "every item answered 201 is done");
+            List<String> unanswered = notAccepted.stream().filter(id -> !census.states(id).isEmpty()).toList();
+            assertEquals(List.of(), notAccepted.stream().filter(id -> census.states(id).size() > 1).toList(),
+                    "an item not answered 201 is in one state or none");
+            assertEquals(Map.of(), spool.notRunOnce(accepted), "no item run twice or never");
+            System.out.printf("FdLimitFaultIT round %d/%d: %d uploads at once under ulimit -n 128 (%d not even"
+                    + " sent): answers %s; %d log lines of Too many open files; %d not answered 201 yet in the spool;"
+                    + " %d accepted in all, each done once; %.1f s%n", round, rounds, CLIENTS, unsent, answers,
+                    exhausted, unanswered.size(), accepted.size(), (System.nanoTime() - started) / 1e9);
+        }
+    }
+
+    /** Opens a connection and sends one whole upload; false when that could not be done. */
+    private boolean upload(String id) {
+        Socket s = new Socket();
+        clients.add(s);
+        try {
+            s.connect(new InetSocketAddress("127.0.0.1", service.port()), 5_000);
+            s.setSoTimeout(60_000);
+            OutputStream out = s.getOutputStream();
+            out.write(RawClients.postHead("/items?id=" + id, PAYLOAD));
+            out.write("p".repeat(PAYLOAD).getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static InputStream inputOf(Socket s) {
+        try {
+            return s.getInputStream();
+        } catch (IOException e) {
+            return InputStream.nullInputStream(); // never connected: no answer
+        }
+    }
+
+    private int timesExhausted() {
+        return service.logText().split("Too many open files", -1).length - 1;
+    }
+
+    /** Soft and hard "Max open files" of a process, from /proc/<pid>/limits. */
+    private static String openFilesLimit(long pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "limits"))) {
+                if (line.startsWith("Max open files")) {
+                    String[] f = line.substring("Max open files".length()).trim().split("\\s+");
+                    return f[0] + " " + f[1];
+                }
+            }
+            throw new AssertionError("no Max open files in /proc/" + pid + "/limits");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
