@@ -49,13 +49,9 @@ class ClockFaultIT {
     private ServiceProcess start(String name, Map<String, String> env, String takeover) {
         Map<String, String> allEnv = new HashMap<>(spool.env(name));
         allEnv.putAll(env);
-        ServiceProcess p = ServiceProcess.start(name, spool.config(Map.of(
-                "leasehold.claim.lease", "3s",
-                "leasehold.claim.renewals-per-lease", "3",
-                "leasehold.claim.max-skew", "500ms",
-                "leasehold.claim.takeover", takeover,
-                "leasehold.drain.poll-interval", "1s",
-                "leasehold.drain.concurrency", "2")), allEnv);
+        Map<String, String> config = new HashMap<>(SoloInstance.SHORT_LEASES);
+        config.put("leasehold.claim.takeover", takeover);
+        ServiceProcess p = ServiceProcess.start(name, spool.config(config), allEnv);
         instances.add(p);
         return p;
     }

@@ -19,7 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,32 +35,15 @@ class DiskFullFaultIT {
             SharedSpool.AWAIT_GATE,
             "case $LEASEHOLD_ITEM_ID:$LEASEHOLD_ATTEMPT in *-fail:*) exit 3 ;; *-retry:1) exit 75 ;; *) sleep 0.2 ;; esac");
 
-    private SharedSpool spool;
-    private Tmpfs tmpfs;
+    @AutoClose
+    private final SoloInstance solo = SoloInstance.create("disk-full", WORK);
+    private final SharedSpool spool = solo.spool;
     private ServiceProcess service;
-
-    @AfterEach
-    void cleanUp() {
-        if (service != null) {
-            service.close();
-        }
-        if (spool != null) {
-            spool.killLeftoverAttempts();
-        }
-        if (tmpfs != null) {
-            tmpfs.close();
-        }
-    }
 
     @Test
     void aFullDiskRefusesEnqueuesWith507AndLosesNothing() throws IOException {
-        spool = SharedSpool.create("disk-full", WORK);
-        tmpfs = Tmpfs.mount(spool.spoolDir(), "8m");
-        service = ServiceProcess.start("i1", spool.config(Map.of(
-                "leasehold.claim.lease", "3s",
-                "leasehold.claim.max-skew", "500ms",
-                "leasehold.drain.poll-interval", "1s",
-                "leasehold.drain.concurrency", "2")), spool.env("i1")).awaitReady(Duration.ofSeconds(90));
+        Tmpfs tmpfs = solo.onTmpfs("8m");
+        service = solo.start(List.of());
 
         List<String> accepted = new ArrayList<>();
         int rounds = FaultRounds.count();

@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,29 +41,19 @@ class FdLimitFaultIT {
     private static final List<String> FEW_DESCRIPTORS = List.of("sh", "-c", "ulimit -n 128; exec \"$@\"", "sh");
 
     private final List<Socket> clients = new ArrayList<>();
-    private SharedSpool spool;
+    @AutoClose
+    private final SoloInstance solo = SoloInstance.create("fd-limit", "sleep 0.1");
     private ServiceProcess service;
 
     @AfterEach
-    void cleanUp() {
+    void closeClients() {
         RawClients.closeAll(clients);
-        if (service != null) {
-            service.close();
-        }
-        if (spool != null) {
-            spool.killLeftoverAttempts();
-        }
     }
 
     @Test
     void runningOutOfDescriptorsLosesNoAcceptedItemAndRecovers() {
-        spool = SharedSpool.create("fd-limit", "sleep 0.1");
-        service = ServiceProcess.start("i1", spool.config(Map.of(
-                "leasehold.claim.lease", "3s",
-                "leasehold.claim.max-skew", "500ms",
-                "leasehold.drain.poll-interval", "1s",
-                "leasehold.drain.concurrency", "2")), spool.env("i1"), FEW_DESCRIPTORS)
-                .awaitReady(Duration.ofSeconds(90));
+        SharedSpool spool = solo.spool;
+        service = solo.start(FEW_DESCRIPTORS);
         assertEquals("128 128", openFilesLimit(service.pid()), "soft and hard limit of the service");
 
         List<String> accepted = new ArrayList<>();

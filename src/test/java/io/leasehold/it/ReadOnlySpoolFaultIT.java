@@ -16,7 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,33 +29,15 @@ class ReadOnlySpoolFaultIT {
 
     private static final String WORK = SharedSpool.AWAIT_GATE + "\nsleep 0.2";
 
-    private SharedSpool spool;
-    private Tmpfs tmpfs;
-    private ServiceProcess service;
-
-    @AfterEach
-    void cleanUp() {
-        if (service != null) {
-            service.close();
-        }
-        if (spool != null) {
-            spool.killLeftoverAttempts();
-        }
-        if (tmpfs != null) {
-            tmpfs.close();
-        }
-    }
+    @AutoClose
+    private final SoloInstance solo = SoloInstance.create("read-only", WORK);
 
     @Test
     void aReadOnlySpoolIsNotReadyRefusesEnqueuesAndLosesNothing() {
-        spool = SharedSpool.create("read-only", WORK);
-        tmpfs = Tmpfs.mount(spool.spoolDir(), "16m");
+        SharedSpool spool = solo.spool;
+        Tmpfs tmpfs = solo.onTmpfs("16m");
         // One instance: a second one could rightly take over claims whose renewals the mount refused.
-        service = ServiceProcess.start("i1", spool.config(Map.of(
-                "leasehold.claim.lease", "3s",
-                "leasehold.claim.max-skew", "500ms",
-                "leasehold.drain.poll-interval", "1s",
-                "leasehold.drain.concurrency", "2")), spool.env("i1")).awaitReady(Duration.ofSeconds(90));
+        ServiceProcess service = solo.start(List.of());
 
         List<String> accepted = new ArrayList<>();
         int rounds = FaultRounds.count();
