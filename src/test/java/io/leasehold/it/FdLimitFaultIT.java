@@ -22,6 +22,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.AutoClose;
@@ -65,25 +71,25 @@ class FdLimitFaultIT {
             List<String> flood = IntStream.rangeClosed(1, CLIENTS).mapToObj(n -> r + "-flood-" + n).toList();
             int exhaustedBefore = timesExhausted();
             int unsent = (int) flood.stream().filter(id -> !upload(id)).count();
-            // Read in order and closed one by one, so connections the kernel queued get their turn.
+            Map<String, String> codes = readAnswers(flood);
             Map<String, Integer> answers = new TreeMap<>();
-            for (int i = 0; i < flood.size(); i++) {
-                String status = RawClients.statusLine(inputOf(clients.get(i)));
-                String code = status.isEmpty() ? "none" : status.split(" ")[1];
+            codes.forEach((id, code) -> {
                 answers.merge(code, 1, Integer::sum);
-                (code.equals("201") ? accepted : notAccepted).add(flood.get(i));
-                RawClients.closeAll(List.of(clients.get(i)));
-            }
-            clients.clear();
+                (code.equals("201") ? accepted : notAccepted).add(id);
+            });
             int exhausted = timesExhausted() - exhaustedBefore;
             assertTrue(exhausted > 0, "the service ran out of descriptors (its log says Too many open files)");
             assertTrue(List.of("201", "500", "503", "none").containsAll(answers.keySet()),
                     "201, an error of the spool (500) or of load (503), or cut off: " + answers);
 
-            Await.until("live and ready after the flood", Duration.ofSeconds(30),
-                    () -> service.status("/q/health/live") == 200 && service.status("/q/health/ready") == 200);
             List<String> after = IntStream.rangeClosed(1, 10).mapToObj(n -> r + "-after-" + n).toList();
-            after.forEach(id -> Answers.assertEnqueued(service, id, "payload of " + id));
+            try {
+                Await.until("live and ready after the flood", Duration.ofSeconds(30),
+                        () -> service.status("/q/health/live") == 200 && service.status("/q/health/ready") == 200);
+                after.forEach(id -> Answers.assertEnqueued(service, id, "payload of " + id));
+            } catch (AssertionError | UncheckedIOException e) {
+                throw new AssertionError("the service did not recover after the flood: " + stuck(), e);
+            }
             accepted.addAll(after);
             Await.until(r + ": drained", Duration.ofSeconds(120),
                     () -> spool.names("pending").isEmpty() && spool.names("claimed").isEmpty());
@@ -101,13 +107,52 @@ class FdLimitFaultIT {
         }
     }
 
+    /**
+     * Each answer's status code ("none" when cut off or silent for 20 s), read at once on every
+     * connection; each is closed as soon as it was answered, so connections the kernel queued get a turn.
+     */
+    private Map<String, String> readAnswers(List<String> ids) {
+        ExecutorService readers = Executors.newFixedThreadPool(ids.size());
+        try {
+            List<Future<String>> codes = new ArrayList<>();
+            for (Socket s : clients) {
+                codes.add(readers.submit(() -> {
+                    String status = RawClients.statusLine(inputOf(s));
+                    RawClients.closeAll(List.of(s));
+                    return status.isEmpty() ? "none" : status.split(" ")[1];
+                }));
+            }
+            Map<String, String> byId = new TreeMap<>();
+            for (int i = 0; i < ids.size(); i++) {
+                byId.put(ids.get(i), codes.get(i).get(60, TimeUnit.SECONDS));
+            }
+            return byId;
+        } catch (InterruptedException | ExecutionException | TimeoutException e) {
+            throw new AssertionError("reading the answers failed", e);
+        } finally {
+            readers.shutdownNow();
+            RawClients.closeAll(clients);
+            clients.clear();
+        }
+    }
+
+    /** Where the service's threads wait, when it stopped answering. */
+    private String stuck() {
+        String dump = service.threadDump();
+        int inJar = dump.split("JarFileReference.asyncLoadAcquiredJarFile", -1).length - 1;
+        return inJar == 0 ? "see the thread dump in " + service.logFile() : inJar + " threads wait forever in Quarkus'"
+                + " JarFileReference.asyncLoadAcquiredJarFile: a class was first needed while no descriptor was free,"
+                + " the jar could not be reopened, and the runner class loader never completes that load (thread dump"
+                + " in " + service.logFile() + ")";
+    }
+
     /** Opens a connection and sends one whole upload; false when that could not be done. */
     private boolean upload(String id) {
         Socket s = new Socket();
         clients.add(s);
         try {
             s.connect(new InetSocketAddress("127.0.0.1", service.port()), 5_000);
-            s.setSoTimeout(60_000);
+            s.setSoTimeout(20_000);
             OutputStream out = s.getOutputStream();
             out.write(RawClients.postHead("/items?id=" + id, PAYLOAD));
             out.write("p".repeat(PAYLOAD).getBytes(StandardCharsets.US_ASCII));

@@ -206,6 +206,19 @@ public final class ServiceProcess implements AutoCloseable {
         signal("CONT");
     }
 
+    /**
+     * The JVM's dump of every thread (SIGQUIT, written to the log), for a failure message when the
+     * service stopped answering; it needs no connection and no free descriptor.
+     */
+    public String threadDump() {
+        int before = logText().split("Full thread dump", -1).length;
+        signal("QUIT");
+        Await.until(name + " dumps its threads", Duration.ofSeconds(10),
+                () -> logText().split("Full thread dump", -1).length > before);
+        String text = logText();
+        return text.substring(text.lastIndexOf("Full thread dump"));
+    }
+
     /** SIGTERM: a clean stop request. */
     public void terminate() {
         signal("TERM");
