@@ -1,19 +1,37 @@
 package io.leasehold.api;
 
 import io.leasehold.spool.ItemStore;
+import io.leasehold.spool.SpoolLayout;
+import jakarta.inject.Singleton;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.FileSystemException;
+import java.util.List;
+import java.util.Optional;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /** Maps what the spool says to HTTP answers with a JSON body that explains them. */
+@Singleton
 public class ApiErrors {
 
     private static final Logger LOG = Logger.getLogger(ApiErrors.class);
+
+    /**
+     * ENOSPC and EDQUOT as the JDK words them: it keeps no errno, only the C library's text, which is
+     * the same on glibc and musl for these two.
+     */
+    private static final List<String> FILESYSTEM_FULL = List.of("No space left on device", "Disk quota exceeded");
+
+    private final SpoolLayout layout;
+
+    public ApiErrors(SpoolLayout layout) {
+        this.layout = layout;
+    }
 
     @ServerExceptionMapper
     public Response badInput(IllegalArgumentException e) {
@@ -40,8 +58,31 @@ public class ApiErrors {
         if (e instanceof BoundedUpload.UploadIncompleteException) {
             return answer(408, e.getMessage());
         }
+        Optional<String> full = filesystemFull(e);
+        if (full.isPresent()) {
+            // 507 Insufficient Storage: the client may try again later, once space was freed.
+            LOG.warnf("spool operation refused: the filesystem of %s is full (%s)", layout.root(), full.get());
+            return answer(507, "the filesystem of the spool (" + layout.root() + ") is full: " + full.get()
+                    + "; nothing was written, try again once space was freed");
+        }
         LOG.warnf(e, "spool operation failed");
         return answer(500, "the spool could not be used: " + e.getMessage());
+    }
+
+    /** The C library's words when {@code e} or one of its causes says the filesystem is full. */
+    static Optional<String> filesystemFull(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            // A FileSystemException's message also holds the file names, which could hold the words.
+            String text = t instanceof FileSystemException f ? f.getReason() : t.getMessage();
+            if (text != null) {
+                for (String words : FILESYSTEM_FULL) {
+                    if (text.contains(words)) {
+                        return Optional.of(words);
+                    }
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     @ServerExceptionMapper

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.leasehold.testing.ServiceProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
@@ -35,6 +36,11 @@ final class Answers {
     static void assertError(HttpResponse<String> answer, int status, String error) {
         ObjectNode expected = JSON.createObjectNode().put("status", status).put("error", error);
         assertEquals(expected, json(answer, status), answer.request().method() + " " + answer.uri());
+    }
+
+    /** {@code POST /items?id=id} answered 201 {@code {"id":id,"state":"pending"}}. */
+    static void assertEnqueued(ServiceProcess service, String id, String payload) {
+        assertJson(service.enqueue(id, payload), 201, "{\"id\":\"" + id + "\",\"state\":\"pending\"}");
     }
 
     static JsonNode parse(String json) {

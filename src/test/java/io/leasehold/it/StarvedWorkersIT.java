@@ -7,12 +7,9 @@ import io.leasehold.testing.Await;
 import io.leasehold.testing.ServiceProcess;
 import io.leasehold.testing.SharedSpool;
 import io.leasehold.testing.SharedSpool.Run;
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +32,7 @@ class StarvedWorkersIT {
 
     @AfterEach
     void stopAll() {
-        clients.forEach(StarvedWorkersIT::closeQuietly);
+        RawClients.closeAll(clients);
         instances.forEach(ServiceProcess::close);
         if (spool != null) {
             spool.killLeftoverAttempts();
@@ -70,8 +67,7 @@ class StarvedWorkersIT {
             s.setSoTimeout(30_000);
             clients.add(s);
             OutputStream out = s.getOutputStream();
-            out.write(("POST /items?id=stalled-" + i + " HTTP/1.1\r\nHost: a\r\nContent-Type: application/octet-stream\r\n"
-                    + "Content-Length: 65536\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(RawClients.postHead("/items?id=stalled-" + i, 65536));
             out.write(new byte[1024]); // the start of the body, then nothing more
             out.flush();
             answers.add(s.getInputStream());
@@ -92,7 +88,7 @@ class StarvedWorkersIT {
         int refused = 0;
         int cutOff = 0;
         for (InputStream in : answers) {
-            String status = statusLine(in);
+            String status = RawClients.statusLine(in);
             if (status.contains(" 503 ")) {
                 refused++;
             } else if (status.isEmpty() || status.contains(" 408 ")) {
@@ -107,27 +103,5 @@ class StarvedWorkersIT {
         assertTrue(refused >= STALLED - 32, "beyond leasehold.item.max-uploads an upload is refused at once: "
                 + refused + " of " + STALLED);
         assertTrue(spool.names("pending").stream().noneMatch(n -> n.startsWith("stalled-")), "nothing half-uploaded");
-    }
-
-    /** The status line of the answer, or "" when the connection was closed without one. */
-    private static String statusLine(InputStream in) {
-        try {
-            StringBuilder line = new StringBuilder();
-            int c;
-            while ((c = in.read()) >= 0 && c != '\n') {
-                line.append((char) c);
-            }
-            return line.toString().trim();
-        } catch (IOException e) {
-            return ""; // reset by the server: cut off
-        }
-    }
-
-    private static void closeQuietly(Socket s) {
-        try {
-            s.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,12 +48,23 @@ public final class ServiceProcess implements AutoCloseable {
      * HTTP port is added) and extra environment variables. Does not wait for readiness.
      */
     public static ServiceProcess start(String name, Map<String, String> config, Map<String, String> env) {
+        return start(name, config, env, List.of());
+    }
+
+    /**
+     * As {@link #start(String, Map, Map)}, with the launcher's command run by {@code wrapper} (words put
+     * before it), e.g. {@code sh -c 'ulimit -n 128; exec "$@"' sh} for a process with few descriptors.
+     * The wrapper must {@code exec} the command, so that {@link #pid()} is the service's own.
+     */
+    public static ServiceProcess start(String name, Map<String, String> config, Map<String, String> env,
+            List<String> wrapper) {
         int port = freePort();
         Map<String, String> settings = new LinkedHashMap<>(config);
         settings.put("quarkus.http.port", Integer.toString(port));
         // Several processes share two cores with the build: keep each small and quick to start.
-        List<String> command = PackagedArtifact.current().command(
-                List.of("-Xmx160m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"), settings, List.of());
+        List<String> command = new ArrayList<>(wrapper);
+        command.addAll(PackagedArtifact.current().command(
+                List.of("-Xmx160m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"), settings, List.of()));
         try {
             Path dir = Files.createDirectories(Path.of("target", "it-logs"));
             Path log = dir.resolve(name + "-" + System.currentTimeMillis() + ".log");
@@ -146,6 +158,12 @@ public final class ServiceProcess implements AutoCloseable {
         }
     }
 
+    /** {@code POST /items?id=id} with {@code payload}, answered whatever its status. */
+    public HttpResponse<String> enqueue(String id, String payload) {
+        return request("/items?id=" + id, b -> b.header("Content-Type", "application/octet-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(payload)));
+    }
+
     /** Sum of every sample of a Prometheus metric (all tag combinations matching {@code tags}). */
     public double metric(String metricName, String tags) {
         Pattern line = Pattern.compile("^" + Pattern.quote(metricName) + "(\\{[^}]*})?\\s+(\\S+)$", Pattern.MULTILINE);
@@ -186,6 +204,19 @@ public final class ServiceProcess implements AutoCloseable {
     /** SIGCONT after {@link #freeze()}. */
     public void resume() {
         signal("CONT");
+    }
+
+    /**
+     * The JVM's dump of every thread (SIGQUIT, written to the log), for a failure message when the
+     * service stopped answering; it needs no connection and no free descriptor.
+     */
+    public String threadDump() {
+        int before = logText().split("Full thread dump", -1).length;
+        signal("QUIT");
+        Await.until(name + " dumps its threads", Duration.ofSeconds(10),
+                () -> logText().split("Full thread dump", -1).length > before);
+        String text = logText();
+        return text.substring(text.lastIndexOf("Full thread dump"));
     }
 
     /** SIGTERM: a clean stop request. */

@@ -8,9 +8,11 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 
@@ -24,6 +26,13 @@ public final class SharedSpool {
     /** One line of the work log; {@code pid} is the attempt's shell, leader of its process group. */
     public record Run(String kind, String id, int attempt, String instance, long pid) {
     }
+
+    /**
+     * A line for a handler body: an item whose id holds {@code -held-} waits until the test opens the
+     * gate named by the id up to its first {@code -} ({@link #openGate}), so a test knows it is at work.
+     */
+    public static final String AWAIT_GATE = "case $LEASEHOLD_ITEM_ID in *-held-*) while [ ! -e"
+            + " \"$GATES/${LEASEHOLD_ITEM_ID%%-*}\" ]; do sleep 0.05; done ;; esac";
 
     private final Path root;
     private final Path spool;
@@ -50,6 +59,7 @@ public final class SharedSpool {
             for (String folder : List.of("tmp", "pending")) {
                 Files.createDirectories(shared.spool.resolve(folder));
             }
+            Files.createDirectories(shared.gates());
             // Sourced (not run) by the handler's shell, so $$ is the leader of the attempt's process group.
             // Each line is one short append (O_APPEND), so lines from many processes never interleave.
             Files.writeString(shared.script, String.join("\n",
@@ -67,6 +77,11 @@ public final class SharedSpool {
         return spool;
     }
 
+    /** The directory holding the spool, the script and the work log: room for a test's own files. */
+    public Path root() {
+        return root;
+    }
+
     /** The -D settings every instance on this spool shares; {@code overrides} win. */
     public Map<String, String> config(Map<String, String> overrides) {
         Map<String, String> config = new LinkedHashMap<>();
@@ -77,9 +92,22 @@ public final class SharedSpool {
         return config;
     }
 
-    /** Environment of one instance: its name for the work log, and where the log is. */
+    /** Environment of one instance: its name for the work log, where the log is, and the gates. */
     public Map<String, String> env(String instance) {
-        return Map.of("INSTANCE", instance, "WORK_LOG", workLog.toString());
+        return Map.of("INSTANCE", instance, "WORK_LOG", workLog.toString(), "GATES", gates().toString());
+    }
+
+    /** Lets the held items of {@code name} ({@link #AWAIT_GATE}) go on. */
+    public void openGate(String name) {
+        try {
+            Files.createFile(gates().resolve(name));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private Path gates() {
+        return root.resolve("gates");
     }
 
     /** Drops an item in the way any other program would: written in tmp/, then renamed into pending/. */
@@ -137,6 +165,25 @@ public final class SharedSpool {
 
     public List<Run> runs(String kind, String id) {
         return runs().stream().filter(r -> r.kind().equals(kind) && r.id().equals(id)).toList();
+    }
+
+    /**
+     * The ids of {@code ids} whose work log is not one start and one end of the same attempt, each with
+     * its lines: with no holder killed or frozen, anything else is an item run twice or never.
+     */
+    public Map<String, List<Run>> notRunOnce(Collection<String> ids) {
+        Map<String, List<Run>> byId = new TreeMap<>();
+        runs().forEach(run -> byId.computeIfAbsent(run.id(), id -> new ArrayList<>()).add(run));
+        Map<String, List<Run>> bad = new TreeMap<>();
+        for (String id : ids) {
+            List<Run> lines = byId.getOrDefault(id, List.of());
+            boolean once = lines.size() == 2 && lines.get(0).kind().equals("start") && lines.get(1).kind().equals("end")
+                    && lines.get(0).attempt() == lines.get(1).attempt();
+            if (!once) {
+                bad.put(id, lines);
+            }
+        }
+        return bad;
     }
 
     /**
