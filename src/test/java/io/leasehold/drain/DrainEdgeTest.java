@@ -32,7 +32,9 @@ class DrainEdgeTest extends SpoolTestBase {
 
         Instance instance = instance(T0, 5, true);
         instance.poll();
-        Await.until("huge is failed", WAIT, () -> settledIn(SpoolFolder.FAILED, "huge"));
+        // The settled event comes after the whole move (a link into failed/, then the claim's unlink).
+        Await.until("huge is failed", WAIT, () -> instance.events.count("settled:huge:failed") == 1);
+        assertTrue(settledIn(SpoolFolder.FAILED, "huge"));
         assertEquals("the payload of huge is " + size + " bytes, more than the limit of 1048576 bytes"
                 + " (leasehold.item.max-bytes)", reason(instance, "huge"));
         assertTrue(instance.handler.started.isEmpty(), "never sent to a handler");
@@ -68,7 +70,9 @@ class DrainEdgeTest extends SpoolTestBase {
             instance.clock.set(retryAt);
             instance.poll();
         }
-        Await.until("failed after max attempts", WAIT, () -> settledIn(SpoolFolder.FAILED, "refused"));
+        // The settled event comes after the whole move (a link into failed/, then the claim's unlink).
+        Await.until("failed after max attempts", WAIT, () -> instance.events.count("settled:refused:failed") == 1);
+        assertTrue(settledIn(SpoolFolder.FAILED, "refused"));
         assertEquals("refused as stale 3 times", reason(instance, "refused"));
         assertEquals(List.of(1, 2, 3), instance.handler.startedAttempts("refused"));
         assertTrue(claims().isEmpty());

@@ -68,7 +68,9 @@ class DrainErrorTest extends SpoolTestBase {
         enqueue("broken");
         instance.poll();
         parkedThenDue(instance, "broken", 1);
-        Await.until("failed at max attempts", WAIT, () -> settledIn(SpoolFolder.FAILED, "broken"));
+        // The settled event comes after the whole move (a link into failed/, then the claim's unlink).
+        Await.until("failed at max attempts", WAIT, () -> instance.events.count("settled:broken:failed") == 1);
+        assertTrue(settledIn(SpoolFolder.FAILED, "broken"));
         assertEquals("gave up after 2 attempts; last: handler failed: " + thrown, reason(instance, "broken"));
         assertEquals(List.of(1, 2), instance.handler.startedAttempts("broken"));
         assertEquals(0, instance.events.count("lost:broken"));

@@ -52,7 +52,9 @@ class DrainFailureTest extends SpoolTestBase {
         instance.poll();
         instance.handler.awaitStarted("flaky", 2);
         instance.handler.finish("flaky", Outcome.retry("exit 75: still busy"));
-        Await.until("failed after max attempts", WAIT, () -> Files.exists(layout.file(SpoolFolder.FAILED, "flaky")));
+        // The settled event comes after the whole move (a link into failed/, then the claim's unlink).
+        Await.until("failed after max attempts", WAIT, () -> instance.events.count("settled:flaky:failed") == 1);
+        assertTrue(settledIn(SpoolFolder.FAILED, "flaky"));
         assertEquals("gave up after 2 attempts; last: exit 75: still busy", reason(instance, "flaky"));
         assertTrue(claims().isEmpty());
     }
