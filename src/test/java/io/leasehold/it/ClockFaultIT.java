@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.core.ClaimName;
 import io.leasehold.testing.Await;
+import io.leasehold.testing.Instances;
 import io.leasehold.testing.Census;
 import io.leasehold.testing.Faketime;
 import io.leasehold.testing.FaultRounds;
@@ -19,8 +20,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Fault suite, clocks: three instances drain one spool, one with a true clock, one an hour behind
@@ -35,16 +36,9 @@ class ClockFaultIT {
     /** Every tenth item works past several renewals (every 1 s), the rest 0.3 s. */
     private static final String WORK = "case ${LEASEHOLD_ITEM_ID##*-} in *0) sleep 4 ;; *) sleep 0.3 ;; esac";
 
-    private final List<ServiceProcess> instances = new ArrayList<>();
+    @RegisterExtension
+    final Instances instances = new Instances();
     private SharedSpool spool;
-
-    @AfterEach
-    void stopAll() {
-        instances.forEach(ServiceProcess::close);
-        if (spool != null) {
-            spool.killLeftoverAttempts();
-        }
-    }
 
     private ServiceProcess start(String name, Map<String, String> env, String takeover) {
         Map<String, String> allEnv = new HashMap<>(spool.env(name));
@@ -58,12 +52,12 @@ class ClockFaultIT {
 
     @Test
     void clocksHoursApartOrSteppedMidRunCostNoLiveClaim() {
-        spool = SharedSpool.create("clocks", WORK);
+        spool = instances.on(SharedSpool.create("clocks", WORK));
         Faketime stepped = Faketime.steppable(spool.root().resolve("jumper.faketime"));
         start("normal", Map.of(), "observed");
         start("behind", Faketime.offset("-1h"), "observed");
         start("jumper", stepped.env(), "observed");
-        instances.forEach(p -> p.awaitReady(Duration.ofSeconds(120)));
+        instances.all().forEach(p -> p.awaitReady(Duration.ofSeconds(120)));
 
         List<String> all = new ArrayList<>();
         int rounds = FaultRounds.count();
@@ -74,7 +68,7 @@ class ClockFaultIT {
             all.addAll(ids);
             for (int i = 0; i < ids.size(); i++) {
                 String id = ids.get(i);
-                Answers.assertEnqueued(instances.get(i % 3), id, "payload of " + id);
+                Answers.assertEnqueued(instances.all().get(i % 3), id, "payload of " + id);
             }
             Await.until("a third of round " + round + " started", Duration.ofSeconds(60),
                     () -> spool.runs().stream().filter(run -> run.kind().equals("start") && ids.contains(run.id()))
@@ -111,8 +105,8 @@ class ClockFaultIT {
      */
     @Test
     void readingRuleTakesLiveClaimsOfAClockBehind() {
-        spool = SharedSpool.create("clocks-reading",
-                "case $LEASEHOLD_ATTEMPT in 1) sleep 30 ;; *) sleep 0.3 ;; esac");
+        spool = instances.on(SharedSpool.create("clocks-reading",
+                "case $LEASEHOLD_ATTEMPT in 1) sleep 30 ;; *) sleep 0.3 ;; esac"));
         ServiceProcess behind = start("behind", Faketime.offset("-1h"), "reading").awaitReady(Duration.ofSeconds(90));
         List<String> ids = List.of("held-1", "held-2");
         ids.forEach(id -> Answers.assertEnqueued(behind, id, id));
@@ -162,6 +156,6 @@ class ClockFaultIT {
     }
 
     private double sum(String metric) {
-        return instances.stream().mapToDouble(p -> p.metric(metric, "")).sum();
+        return instances.all().stream().mapToDouble(p -> p.metric(metric, "")).sum();
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.testing.Await;
+import io.leasehold.testing.Instances;
 import io.leasehold.testing.ServiceProcess;
 import io.leasehold.testing.SharedSpool;
 import java.net.URI;
@@ -19,8 +20,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Two packaged instances on one spool get the same id at the same moment, each with its own 64 KiB
@@ -34,16 +35,9 @@ class DuplicateEnqueueIT {
     private static final int BODY = 64 * 1024;
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-    private final List<ServiceProcess> instances = new ArrayList<>();
+    @RegisterExtension
+    final Instances instances = new Instances();
     private SharedSpool spool;
-
-    @AfterEach
-    void stopAll() {
-        instances.forEach(ServiceProcess::close);
-        if (spool != null) {
-            spool.killLeftoverAttempts();
-        }
-    }
 
     private ServiceProcess start(String name) {
         ServiceProcess process = ServiceProcess.start(name, spool.config(Map.of(
@@ -69,7 +63,7 @@ class DuplicateEnqueueIT {
 
     @Test
     void concurrentEnqueuesOfOneIdOnTwoInstancesAcceptExactlyOne() throws Exception {
-        spool = SharedSpool.create("duplicates", "");
+        spool = instances.on(SharedSpool.create("duplicates", ""));
         ServiceProcess one = start("d1");
         ServiceProcess two = start("d2");
         one.awaitReady(Duration.ofSeconds(60));

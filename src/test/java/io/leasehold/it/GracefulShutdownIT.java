@@ -4,17 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.testing.Await;
+import io.leasehold.testing.Instances;
 import io.leasehold.testing.ServiceProcess;
 import io.leasehold.testing.SharedSpool;
 import io.leasehold.testing.SharedSpool.Run;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * SIGTERM while work runs past the shutdown timeout: the instance exits 0, having handed its claims
@@ -22,16 +22,9 @@ import org.junit.jupiter.api.Test;
  */
 class GracefulShutdownIT {
 
-    private final List<ServiceProcess> instances = new ArrayList<>();
+    @RegisterExtension
+    final Instances instances = new Instances();
     private SharedSpool spool;
-
-    @AfterEach
-    void stopAll() {
-        instances.forEach(ServiceProcess::close);
-        if (spool != null) {
-            spool.killLeftoverAttempts();
-        }
-    }
 
     private ServiceProcess start(String name, String workSeconds) {
         Map<String, String> env = new HashMap<>(spool.env(name));
@@ -47,7 +40,7 @@ class GracefulShutdownIT {
 
     @Test
     void sigtermHandsClaimsBackAndExitsZero() {
-        spool = SharedSpool.create("shutdown", "sleep \"$WORK_SECONDS\"");
+        spool = instances.on(SharedSpool.create("shutdown", "sleep \"$WORK_SECONDS\""));
         ServiceProcess slow = start("slow", "30");
         List<String> ids = List.of("h-1", "h-2");
         ids.forEach(id -> spool.enqueue(id, "payload of " + id));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.leasehold.testing.Await;
+import io.leasehold.testing.Instances;
 import io.leasehold.testing.ServiceProcess;
 import io.leasehold.testing.SharedSpool;
 import io.leasehold.testing.SharedSpool.Run;
@@ -19,8 +20,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A poison item whose handler SIGKILLs the instance running it ends in failed/ as "abandoned 3
@@ -38,16 +39,9 @@ class PoisonItemIT {
             "  *) sleep 0.3 ;;",
             "esac");
 
-    private final List<ServiceProcess> instances = new ArrayList<>();
+    @RegisterExtension
+    final Instances instances = new Instances();
     private SharedSpool spool;
-
-    @AfterEach
-    void stopAll() {
-        instances.forEach(ServiceProcess::close);
-        if (spool != null) {
-            spool.killLeftoverAttempts();
-        }
-    }
 
     private ServiceProcess start(String name) {
         ServiceProcess process = ServiceProcess.start(name, spool.config(Map.of(
@@ -66,7 +60,7 @@ class PoisonItemIT {
 
     @Test
     void poisonFailsAfterMaxAttemptsWhileOtherItemsFlow() {
-        spool = SharedSpool.create("poison", WORK);
+        spool = instances.on(SharedSpool.create("poison", WORK));
         start("p1").awaitReady(Duration.ofSeconds(60));
         start("p2").awaitReady(Duration.ofSeconds(60));
         List<String> normalIds = IntStream.rangeClosed(1, 20).mapToObj(n -> "item-" + n).toList();
@@ -78,11 +72,11 @@ class PoisonItemIT {
         List<Integer> deaths = new ArrayList<>();
         Set<ServiceProcess> seenDead = new HashSet<>();
         Await.until("everything settled", Duration.ofMinutes(2), () -> {
-            for (ServiceProcess process : List.copyOf(instances)) {
+            for (ServiceProcess process : List.copyOf(instances.all())) {
                 if (!process.isAlive() && seenDead.add(process)) {
                     deaths.add(process.awaitExit(Duration.ofSeconds(1)));
                     assertTrue(deaths.size() <= 3, "only the poison kills instances, 3 times at most");
-                    start("p" + (instances.size() + 1));
+                    start("p" + (instances.all().size() + 1));
                 }
             }
             return spool.names("pending").isEmpty() && spool.names("claimed").isEmpty()
@@ -103,7 +97,7 @@ class PoisonItemIT {
                     id + " ran exactly once");
         }
 
-        ServiceProcess live = instances.get(instances.size() - 1).awaitReady(Duration.ofSeconds(60));
+        ServiceProcess live = instances.all().get(instances.all().size() - 1).awaitReady(Duration.ofSeconds(60));
         JsonNode poisoned = item(live, "poison");
         assertEquals("failed", poisoned.path("state").asText());
         assertEquals("abandoned 3 times", poisoned.path("reason").asText());

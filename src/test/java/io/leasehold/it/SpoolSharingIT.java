@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.testing.Await;
+import io.leasehold.testing.Instances;
 import io.leasehold.testing.ServiceProcess;
 import io.leasehold.testing.SharedSpool;
 import io.leasehold.testing.SharedSpool.Run;
@@ -17,8 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Three packaged instances drain one spool while one is SIGKILLed and another SIGSTOPped past its
@@ -45,16 +46,9 @@ class SpoolSharingIT {
             "  *) n=${LEASEHOLD_ITEM_ID#*-}; set -- 0.3 0.5 0.7 0.9 1.1 1.3 1.5; shift $((n % 7)); sleep \"$1\" ;;",
             "esac");
 
-    private final List<ServiceProcess> instances = new ArrayList<>();
+    @RegisterExtension
+    final Instances instances = new Instances();
     private SharedSpool spool;
-
-    @AfterEach
-    void stopAll() {
-        instances.forEach(ServiceProcess::close);
-        if (spool != null) {
-            spool.killLeftoverAttempts();
-        }
-    }
 
     private ServiceProcess start(String name) {
         ServiceProcess process = ServiceProcess.start(name, spool.config(Map.of(
@@ -70,7 +64,7 @@ class SpoolSharingIT {
 
     @Test
     void killedAndFrozenHoldersLoseNothingAndNothingRunsTwiceExceptTakeovers() {
-        spool = SharedSpool.create("sharing", WORK);
+        spool = instances.on(SharedSpool.create("sharing", WORK));
         ServiceProcess killed = start("i1");
         ServiceProcess frozen = start("i2");
         killed.awaitReady(Duration.ofSeconds(60));

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.testing.Await;
+import io.leasehold.testing.Instances;
 import io.leasehold.testing.ServiceProcess;
 import io.leasehold.testing.SharedSpool;
 import io.leasehold.testing.SharedSpool.Run;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 8, scenario 2: uploads that stall mid-body must not starve claim renewal. Instance a holds a
@@ -26,17 +28,14 @@ class StarvedWorkersIT {
 
     private static final int STALLED = 250;
 
-    private final List<ServiceProcess> instances = new ArrayList<>();
+    @RegisterExtension
+    final Instances instances = new Instances();
     private final List<Socket> clients = new ArrayList<>();
     private SharedSpool spool;
 
     @AfterEach
-    void stopAll() {
+    void closeClients() {
         RawClients.closeAll(clients);
-        instances.forEach(ServiceProcess::close);
-        if (spool != null) {
-            spool.killLeftoverAttempts();
-        }
     }
 
     private ServiceProcess start(String name) {
@@ -54,7 +53,7 @@ class StarvedWorkersIT {
 
     @Test
     void stalledUploadsNeitherStarveRenewalsNorHoldThreadsUnbounded() throws Exception {
-        spool = SharedSpool.create("starved", "sleep 14");
+        spool = instances.on(SharedSpool.create("starved", "sleep 14"));
         ServiceProcess a = start("a");
         spool.enqueue("slow", "slow");
         Await.until("a runs the item", Duration.ofSeconds(20), () -> !spool.runs("start", "slow").isEmpty());
