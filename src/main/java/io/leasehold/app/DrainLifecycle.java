@@ -4,6 +4,7 @@ import io.leasehold.config.LeaseholdConfig;
 import io.leasehold.core.Clock;
 import io.leasehold.core.TakeoverRule;
 import io.leasehold.drain.Drainer;
+import io.leasehold.lease.LeaseEvents;
 import io.leasehold.spool.PosixItemStore;
 import io.leasehold.spool.PosixSpool;
 import io.leasehold.spool.SpoolLayout;
@@ -104,8 +105,11 @@ public class DrainLifecycle {
         }).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
     }
 
-    /** Stop acting at once, hand the claims back, and exit 3 so the supervisor restarts a candidate. */
-    private void leaseLost() {
+    /**
+     * Stop acting at once — attempts are cancelled, which KILLs exec children at once, well before the
+     * loss's KILL time — hand the claims back, and exit 3 so the supervisor restarts a candidate.
+     */
+    private void leaseLost(LeaseEvents.Loss loss) {
         leaseThreads.execute(() -> { // never queued behind the work that fills the worker pool
             drainer.stopNow();
             Quarkus.asyncExit(EXIT_LEASE_LOST);

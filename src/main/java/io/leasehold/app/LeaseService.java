@@ -6,6 +6,7 @@ import io.leasehold.core.Clock;
 import io.leasehold.lease.ActRefused;
 import io.leasehold.lease.ControllerLease;
 import io.leasehold.lease.Holder;
+import io.leasehold.lease.LeaseEvents;
 import io.leasehold.lease.LeaseGate;
 import io.leasehold.lease.LeaseStoreException;
 import io.leasehold.lease.LeaseTiming;
@@ -20,7 +21,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
+import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
 /**
@@ -31,7 +32,6 @@ import org.jboss.logging.Logger;
 public class LeaseService {
 
     private static final Logger LOG = Logger.getLogger(LeaseService.class);
-    private static final Duration FIRST_STEP_LIMIT = Duration.ofSeconds(30);
 
     private final LeaseholdConfig config;
     private final Clock clock;
@@ -43,7 +43,7 @@ public class LeaseService {
     private volatile NatsBus bus;
     private volatile LeaseTiming timing;
     private volatile Clock.Ticks ticks;
-    private volatile Runnable whenLost = () -> { };
+    private volatile Consumer<LeaseEvents.Loss> whenLost = loss -> { };
     private final LeaseThreads threads;
 
     public LeaseService(LeaseholdConfig config, Clock clock, SpoolLayout layout, LeaseThreads threads) {
@@ -95,8 +95,12 @@ public class LeaseService {
         return config.nats().url().filter(u -> !u.isBlank()).isPresent();
     }
 
-    /** Takes the lease's first step before returning, so the drain starts knowing where it stands. */
-    void start(Runnable whenLost) {
+    /**
+     * Takes the lease's first step before returning, so the drain starts knowing where it stands; a
+     * first step that takes longer (a slow or refusing bus) goes on in the background, and nothing is
+     * acted meanwhile.
+     */
+    void start(Consumer<LeaseEvents.Loss> whenLost) {
         if (!configured()) {
             LOG.info(Standing.noBus().reason());
             return;
@@ -105,7 +109,7 @@ public class LeaseService {
         timing = new LeaseTiming(config.lease().duration(), config.lease().renewEvery(),
                 config.lease().renewDeadline());
         before = new Standing("waiting", 0, null, null, "connecting to " + config.nats().url().get(), null);
-        step().await().atMost(FIRST_STEP_LIMIT);
+        step().ifNoItem().after(timing.duration()).recoverWithItem((Void) null).await().indefinitely();
         ticks = clock.every("leasehold-lease", timing.renewEvery(), this::step);
     }
 
@@ -138,14 +142,14 @@ public class LeaseService {
             // A refused bucket is decided by the lease's own first step (unleased when nobody holds it).
             LOG.warnf("the lease bucket %s could not be made: %s", config.lease().bucket(), e.getMessage());
         }
-        lease = new ControllerLease(store, new SpoolEpochFloor(layout.root()), clock, timing, me,
-                threads, standing -> whenLost.run());
+        lease = new ControllerLease(store, new SpoolEpochFloor(layout.root()), clock, timing, me, threads, threads,
+                new LoggedLeaseEvents(timing.renewEvery(), loss -> whenLost.accept(loss)));
     }
 
     void stop() {
         Clock.Ticks running = ticks;
         if (running != null) {
-            running.close(); // no step may race the release
+            running.close();
         }
         ControllerLease current = lease;
         if (current != null) {

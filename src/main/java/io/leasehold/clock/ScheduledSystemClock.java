@@ -60,6 +60,11 @@ public final class ScheduledSystemClock implements Clock, AutoCloseable {
     }
 
     @Override
+    public Timer timer(String name, Duration delay, Runnable task) {
+        return SystemClock.schedule(scheduler, name, delay, task, LOG);
+    }
+
+    @Override
     public void close() {
         scheduler.shutdownNow();
     }

@@ -3,6 +3,7 @@ package io.leasehold.command;
 import io.leasehold.app.Holders;
 import io.leasehold.clock.ScheduledSystemClock;
 import io.leasehold.lease.ActRefused;
+import io.leasehold.app.LoggedLeaseEvents;
 import io.leasehold.lease.ControllerLease;
 import io.leasehold.lease.Holder;
 import io.leasehold.lease.LeaseStore;
@@ -121,7 +122,9 @@ final class ExecCommand {
     private Optional<Integer> taken(NatsKvLeaseStore store, Holder me, LeaseTiming timing) {
         SpoolEpochFloor floor = new SpoolEpochFloor(new SpoolLayout(config.spoolDir()).root());
         TakenLease lease = new TakenLease(
-                onLost -> new ControllerLease(store, floor, clock, timing, me, workers, onLost), workers, run);
+                onLost -> new ControllerLease(store, floor, clock, timing, me, workers, workers,
+                        new LoggedLeaseEvents(timing.renewEvery(), loss -> onLost.accept(loss.standing()))),
+                workers, run);
         Standing standing = lease.firstStep();
         if (standing.mode().equals("waiting")) {
             lastReason = standing.reason(); // e.g. another instance took it first: look again

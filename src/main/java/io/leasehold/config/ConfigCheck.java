@@ -1,5 +1,6 @@
 package io.leasehold.config;
 
+import io.leasehold.lease.LeaseTiming;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -163,14 +164,10 @@ public final class ConfigCheck {
     }
 
     private void lease(LeaseholdConfig.LeaseConfig lease) {
-        positive("leasehold.lease.renew-every", lease.renewEvery());
-        if (lease.renewDeadline().compareTo(lease.renewEvery()) <= 0) {
-            problem("leasehold.lease.renew-deadline", "(" + lease.renewDeadline()
-                    + ") must be longer than leasehold.lease.renew-every (" + lease.renewEvery() + ")");
-        }
-        if (lease.duration().compareTo(lease.renewDeadline()) <= 0) {
-            problem("leasehold.lease.duration", "(" + lease.duration()
-                    + ") must be longer than leasehold.lease.renew-deadline (" + lease.renewDeadline() + ")");
+        try {
+            new LeaseTiming(lease.duration(), lease.renewEvery(), lease.renewDeadline());
+        } catch (LeaseTiming.Invalid e) {
+            problem(e.key(), e.rule());
         }
         if (lease.renewEvery().compareTo(TICK_RESOLUTION) < 0) {
             problem("leasehold.lease.renew-every", "must be at least 1s, got " + lease.renewEvery());

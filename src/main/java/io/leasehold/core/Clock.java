@@ -27,11 +27,16 @@ public interface Clock {
     Ticks every(String name, Duration period, Supplier<Uni<Void>> tick);
 
     /**
-     * Completes once {@code delay} has passed: for a wait shorter than a tick's period, so that a
-     * deadline falling between two ticks is met when it falls rather than up to a period later.
+     * Runs {@code task} once, {@code delay} from now on the monotonic clock, on a timer thread of its
+     * own: never behind the worker pool, so a deadline fires when it falls, starved or not. The task
+     * must be short (hand longer work to an executor); closing the handle before it ran cancels it.
      */
-    default Uni<Void> after(Duration delay) {
-        return Uni.createFrom().voidItem().onItem().delayIt().by(delay);
+    Timer timer(String name, Duration delay, Runnable task);
+
+    /** A one-shot timer that has not fired yet, or has. */
+    interface Timer extends AutoCloseable {
+        @Override
+        void close();
     }
 
     /** A running periodic tick. */

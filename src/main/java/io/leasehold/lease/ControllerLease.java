@@ -1,6 +1,5 @@
 package io.leasehold.lease;
 
-import io.leasehold.core.Blocking;
 import io.leasehold.core.Clock;
 import io.smallrye.mutiny.Uni;
 import java.io.IOException;
@@ -8,9 +7,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
-import org.jboss.logging.Logger;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * This process's side of the controller lease, as an explicit state machine driven by ticks every
@@ -21,89 +19,73 @@ import org.jboss.logging.Logger;
  *   waiting ──the store refuses this user and nobody holds it─────────────────────────▶ unleased
  *   unleased ──take succeeds──▶ held          unleased ──another holder seen──▶ lost
  *   held ──renewal refused, or none succeeded within renew-deadline───────────────────▶ lost
+ *   any but lost ──release──▶ released                      (lost and released are final)
  * </pre>
  *
- * <p>Uncertainty counts as loss: a call that does not answer in time is never a success, and the
- * holder's deadline is counted on its own monotonic clock from the moment its last successful
- * renewal was <em>sent</em>. What it does not guarantee: an act already under way when the lease is
- * lost is not undone; receivers that compare epochs are what make a stale holder harmless.
+ * <p>Steps and the release run one at a time ({@link SerialSteps}); the state is one value replaced
+ * by compare-and-set, so the deadline timer, which fires on the clock's own timer thread however
+ * busy the workers are, can end a holding at its deadline without waiting for a step, and a step
+ * that finishes after a release or a loss changes nothing. Uncertainty counts as loss: a call that
+ * does not answer in time is never a success, and the deadline is counted on this process's
+ * monotonic clock from the moment its last successful renewal was <em>sent</em>.
+ *
+ * <p>What it does not guarantee: an act already under way when the lease is lost is not undone (the
+ * {@link LeaseEvents#lost} listener must stop it by {@link LeaseEvents.Loss#killAtNanos()}); a process
+ * frozen as a whole (SIGSTOP) runs no timer, so only receivers that compare epochs make it harmless.
  */
 public final class ControllerLease implements LeaseGate {
 
-    private static final Logger LOG = Logger.getLogger(ControllerLease.class);
     private static final Duration RELEASE_LIMIT = Duration.ofSeconds(2);
 
-    enum Mode { WAITING, HELD, UNLEASED, LOST, RELEASED }
-
     private final LeaseStore store;
-    private final EpochFloor floor;
+    private final StoreResets resets;
     private final Clock clock;
     private final LeaseTiming timing;
     private final Holder me;
-    private final Executor workers;
     private final BoundedCalls calls;
-    private final Consumer<Standing> onLost;
-    private final AtomicBoolean lostOnce = new AtomicBoolean();
+    private final SerialSteps steps;
+    private final LeaseEvents events;
+    private final AtomicReference<LeaseState> state = new AtomicReference<>(LeaseState.WAITING);
+    private final Sighting sighting = new Sighting();
 
-    private volatile Mode mode = Mode.WAITING;
-    private volatile Standing standing;
-    private volatile long heldEpoch;
-    private volatile long lastRenewalSentNanos;
-    /** Set by a waiting step: how long until the lease seen unchanged may be taken (0: nothing due). */
-    private volatile long takeDueInNanos;
-    // Touched only by step(), which the clock never runs twice at once.
-    private long heldRevision;
-    private Instant takenAt;
-    private long seenRevision = -1;
-    private LeaseRecord seenRecord;
-    private static final long NOT_RESET = Long.MIN_VALUE;
-    /** When this process found the store behind the epoch floor: whoever held it then may still act. */
-    private long resetSeenSinceNanos = NOT_RESET;
-    private long seenSinceNanos;
+    private volatile Standing standing = new Standing("waiting", 0, null, null, "the lease has not been tried yet",
+            null);
+    /** The revision of this process's last write as holder, while the key may still show it; 0 for none. */
+    private volatile long ownRevision;
+    private volatile long ownEpoch;
+    private volatile Clock.Timer deadline;
+    private volatile Clock.Timer due;
 
+    /**
+     * @param steps where steps run (one at a time is ensured here)
+     * @param calls where bounded store calls run: a pool that grows, as an abandoned call keeps its thread
+     */
     public ControllerLease(LeaseStore store, EpochFloor floor, Clock clock, LeaseTiming timing, Holder me,
-            Executor workers, Consumer<Standing> onLost) {
+            Executor steps, Executor calls, LeaseEvents events) {
         this.store = store;
-        this.floor = floor;
         this.clock = clock;
         this.timing = timing;
         this.me = me;
-        this.workers = workers;
-        this.calls = new BoundedCalls(workers);
-        this.onLost = onLost;
-        this.standing = new Standing("waiting", 0, null, null, "the lease has not been tried yet", null);
+        this.calls = new BoundedCalls(calls);
+        this.resets = new StoreResets(store, floor, this.calls, clock, me);
+        this.steps = new SerialSteps(steps);
+        this.events = events;
     }
 
     public Standing standing() {
         return standing;
     }
 
-    /** One step of the state machine: what the renew-every tick runs. */
+    /** One step of the state machine: what the renew-every tick runs. Completes when it has run. */
     public Uni<Void> tick() {
-        return Blocking.run(workers, this::step).chain(this::takeWhenDue);
-    }
-
-    /**
-     * A lease that comes due between two ticks is looked at again when it does: the next tick could
-     * come a hair early (the ticks and the reads are not exact) and the take slip a whole period, past
-     * the duration + renew-every a failover may take.
-     */
-    private Uni<Void> takeWhenDue() {
-        long due = takeDueInNanos;
-        if (due <= 0 || due >= timing.renewEvery().toNanos()) {
-            return Uni.createFrom().voidItem();
-        }
-        if (due < BoundedCalls.SHORTEST.toNanos()) {
-            return Blocking.run(workers, this::step); // a timer cannot be shorter than a millisecond
-        }
-        return clock.after(Duration.ofNanos(due)).chain(() -> Blocking.run(workers, this::step));
+        return Uni.createFrom().completionStage(() -> steps.submit(this::step));
     }
 
     void step() {
-        takeDueInNanos = 0;
-        switch (mode) {
-            case HELD -> renew();
-            case WAITING, UNLEASED -> tryTake();
+        LeaseState now = state.get();
+        switch (now.mode()) {
+            case HELD -> renew(now);
+            case WAITING, UNLEASED -> candidate(now);
             default -> {
             }
         }
@@ -111,13 +93,14 @@ public final class ControllerLease implements LeaseGate {
 
     @Override
     public long epochForAct() throws ActRefused {
-        switch (mode) {
+        LeaseState now = state.get();
+        switch (now.mode()) {
             case HELD:
-                if (clock.monotonicNanos() - lastRenewalSentNanos >= timing.renewDeadline().toNanos()) {
-                    lose("no renewal succeeded within leasehold.lease.renew-deadline (" + timing.renewDeadline() + ")");
+                if (clock.monotonicNanos() - now.sentAtNanos() >= timing.renewDeadline().toNanos()) {
+                    expire(now);
                     throw new ActRefused(standing.reason());
                 }
-                return heldEpoch;
+                return now.epoch();
             case UNLEASED:
                 return 0;
             case LOST:
@@ -125,246 +108,310 @@ public final class ControllerLease implements LeaseGate {
             case RELEASED:
                 throw new ActRefused("the controller lease was given back at shutdown");
             default:
-                Standing now = standing;
-                if (now.holder() != null && now.epoch() > 0) {
-                    return now.epoch(); // acting beside the holder, under its epoch as last read
+                Standing seen = standing;
+                if (seen.holder() != null && seen.epoch() > 0) {
+                    return seen.epoch(); // acting beside the holder, under its epoch as last read
                 }
-                throw new ActRefused("nobody holds the controller lease yet: " + now.reason());
+                throw new ActRefused("nobody holds the controller lease yet: " + seen.reason());
         }
     }
 
     /** Whether an act would pass the gate now (without the side effects of asking). */
     public boolean canAct() {
-        Mode current = mode;
-        return current == Mode.HELD || current == Mode.UNLEASED
-                || (current == Mode.WAITING && standing.holder() != null && standing.epoch() > 0);
+        LeaseState now = state.get();
+        return leads(now) || (now.is(LeaseState.Mode.WAITING) && standing.holder() != null && standing.epoch() > 0);
     }
 
     /** Whether this instance is the one the lease names (or serves unleased): who drains in leader mode. */
     public boolean leads() {
-        Mode current = mode;
-        return current == Mode.HELD || current == Mode.UNLEASED;
+        return leads(state.get());
     }
 
-    private void tryTake() {
+    private boolean leads(LeaseState now) {
+        return (now.is(LeaseState.Mode.HELD)
+                && clock.monotonicNanos() - now.sentAtNanos() < timing.renewDeadline().toNanos())
+                || now.is(LeaseState.Mode.UNLEASED);
+    }
+
+    private void candidate(LeaseState current) {
         Optional<LeaseStore.Versioned> seen;
         try {
             seen = calls.call(store::read, candidateBound());
         } catch (LeaseStoreException e) {
-            waitingOrUnleased(e, "who holds the lease cannot be read");
+            waitingOrUnleased(current, e, "who holds the lease cannot be read");
             return;
         }
-        if (seen.isEmpty()) {
-            if (resetSeenSinceNanos != NOT_RESET
-                    && clock.monotonicNanos() - resetSeenSinceNanos < timing.duration().toNanos()) {
-                standing = standing.with("waiting", 0, null, null, "the lease store was reset: waiting a full "
-                        + timing.duration() + " before taking, as an earlier holder may still be acting");
-                return;
+        if (seen.isPresent() && seen.get().record().heldBy(me)) {
+            adopt(current, seen.get()); // an earlier take whose answer was lost did land
+            return;
+        }
+        if (seen.isPresent() && !seen.get().record().vacant() && current.is(LeaseState.Mode.UNLEASED)) {
+            lose(current, "another instance (" + describe(seen.get()) + ") holds the lease while this one served"
+                    + " without it");
+            return;
+        }
+        if (seen.isEmpty() || seen.get().record().vacancy() == LeaseRecord.Vacancy.RELEASED) {
+            take(current, seen.orElse(null));
+            return;
+        }
+        LeaseStore.Versioned held = seen.get();
+        long unchanged = sighting.unchangedFor(held, clock.monotonicNanos());
+        long left = timing.duration().toNanos() - unchanged;
+        if (left > 0) {
+            standing = waitingFor(held);
+            if (left < timing.renewEvery().toNanos()) {
+                takeWhenDue(left); // the next tick could come a hair early and the take slip a whole period
             }
-            take(null);
             return;
         }
-        LeaseStore.Versioned current = seen.get();
-        if (current.record().holder().equals(me)) {
-            adopt(current); // an earlier take whose answer was lost did land
-            return;
-        }
-        if (mode == Mode.UNLEASED) {
-            lose("another instance (" + describe(current) + ") holds the lease while this one served without it");
-            return;
-        }
-        long now = clock.monotonicNanos();
-        if (current.revision() != seenRevision || !current.record().equals(seenRecord)) {
-            seenRevision = current.revision();
-            seenRecord = current.record();
-            seenSinceNanos = now;
-        }
-        if (now - seenSinceNanos < timing.duration().toNanos()) {
-            takeDueInNanos = timing.duration().toNanos() - (now - seenSinceNanos);
-            standing = standing.with("waiting", epochOf(current), current.record().holder(), null,
-                    "held by " + describe(current));
-            return;
-        }
-        take(current);
+        take(current, held);
     }
 
-    private void take(LeaseStore.Versioned abandoned) {
+    private Standing waitingFor(LeaseStore.Versioned held) {
+        if (held.record().vacancy() == LeaseRecord.Vacancy.RESET) {
+            return standing.with("waiting", 0, null, null, "the lease store was reset: waiting until it was seen"
+                    + " unchanged for a full " + timing.duration() + " before taking, as an earlier holder may"
+                    + " still be acting");
+        }
+        return standing.with("waiting", held.epoch(), held.record().holder(), null, "held by " + describe(held));
+    }
+
+    private void takeWhenDue(long inNanos) {
+        Clock.Timer previous = due;
+        due = clock.timer("leasehold-lease-take", Duration.ofNanos(inNanos), () -> steps.submit(this::step));
+        if (previous != null) {
+            previous.close();
+        }
+    }
+
+    /** {@code over}: the vacancy or the abandoned holding the update replaces; null to create. */
+    private void take(LeaseState current, LeaseStore.Versioned seen) {
         long sentAt = clock.monotonicNanos();
-        long highest;
+        LeaseStore.Versioned over = seen;
         long revision;
         try {
-            highest = floor.highest();
-            if (moveStorePast(highest) && abandoned == null) {
-                // The wipe erased whoever held the lease, who may still act until its own deadline:
-                // an empty key now proves nothing, so wait a full duration as for any holder.
-                resetSeenSinceNanos = sentAt;
-                standing = standing.with("waiting", 0, null, null, "the lease store was reset: waiting a full "
+            Standing.Reset reset = resets.moveIfBehind(candidateBound());
+            if (reset != null) {
+                events.storeReset(reset);
+                standing = standing.withReset(reset);
+                over = null; // the move purged the key
+            }
+            StoreResets.Marked marked = over == null ? resets.markIfReset(candidateBound()) : null;
+            if (marked != null) {
+                sighting.forget();
+                if (marked.mine() != null) {
+                    // Written after the wipe, so after the old holder's last renewal: the wait counts from here.
+                    sighting.unchangedFor(marked.mine(), sentAt);
+                }
+                standing = standing.with("waiting", 0, null, null, "the lease store has no lease though epochs were"
+                        + " issued (it was reset): waiting until its reset mark was seen unchanged for a full "
                         + timing.duration() + " before taking, as an earlier holder may still be acting");
                 return;
             }
-            // Epoch 0 in the value means "the revision of this very write": the first renewal writes it out.
             LeaseRecord record = new LeaseRecord(me, 0, clock.now(), clock.now());
-            revision = abandoned == null ? calls.call(() -> store.create(record), candidateBound())
-                    : calls.call(() -> store.update(record, abandoned.revision()), candidateBound());
-            floor.raise(revision);
+            // Epoch 0 in the value means "the revision of this very write": the first renewal writes it out.
+            long at = over == null ? 0 : over.revision();
+            revision = over == null ? calls.call(() -> store.create(record), candidateBound())
+                    : calls.call(() -> store.update(record, at), candidateBound());
+            ownWrite(revision, revision);
+            resets.issued(revision);
         } catch (LeaseStoreException e) {
-            waitingOrUnleased(e, "the lease could not be taken");
+            waitingOrUnleased(current, e, "the lease could not be taken");
             return;
         } catch (IOException e) {
-            // Without the floor on record a later epoch could go backwards: do not act.
-            standing = standing.with("waiting", 0, null, null, "the epoch floor in the spool is unusable: "
-                    + e.getMessage());
-            LOG.errorf("not taking the controller lease: %s", e.getMessage());
+            floorUnusable(e);
             return;
         }
-        if (abandoned != null) {
-            LOG.warnf("took the controller lease over from %s, which stopped renewing it without giving it back;"
-                    + " now epoch %d", describe(abandoned), revision);
-        } else {
-            LOG.infof("took the controller lease: epoch %d", revision);
+        Instant takenAt = clock.now();
+        LeaseState held = LeaseState.held(revision, revision, sentAt, takenAt);
+        if (!state.compareAndSet(current, held)) {
+            return; // released meanwhile: the release, queued after this step, gives it back
         }
-        heldRevision = revision;
-        heldEpoch = revision;
-        takenAt = clock.now();
-        lastRenewalSentNanos = sentAt;
-        mode = Mode.HELD;
+        armDeadline(held);
+        events.took(revision, over == null || over.record().vacant() ? null : over);
         standing = standing.with("held", revision, me, takenAt, "held by this instance");
     }
 
-    /** Returns true when the store was found behind the floor (its data wiped) and moved past it. */
-    private boolean moveStorePast(long highest) throws LeaseStoreException {
-        long storeAt = calls.call(store::lastRevision, candidateBound());
-        if (storeAt >= highest) {
-            return false;
-        }
-        calls.call(() -> store.moveRevisionsPast(highest), candidateBound());
-        String said = "the lease store was at revision " + storeAt + " while epoch " + highest
-                + " was already issued (its data was wiped or replaced); its revisions were moved past " + highest
-                + " so epochs never go backwards";
-        LOG.warn(said);
-        standing = standing.withReset(new Standing.Reset(clock.now(), storeAt, highest, said));
-        return true;
-    }
-
-    private void adopt(LeaseStore.Versioned mine) {
+    private void adopt(LeaseState current, LeaseStore.Versioned mine) {
+        long epoch = mine.epoch();
         try {
-            floor.raise(epochOf(mine));
+            resets.issued(epoch);
         } catch (IOException e) {
-            standing = standing.with("waiting", 0, null, null, "the epoch floor in the spool is unusable: "
-                    + e.getMessage());
+            floorUnusable(e);
             return;
         }
         // The entry may be as old as a full duration: hold it only once a renewal of it has succeeded.
         long sentAt = clock.monotonicNanos();
-        long epoch = epochOf(mine);
         Instant taken = mine.record().takenAt() == null ? clock.now() : mine.record().takenAt();
         LeaseRecord record = new LeaseRecord(me, epoch, taken, clock.now());
+        long revision;
         try {
-            heldRevision = calls.call(() -> store.update(record, mine.revision()), candidateBound());
+            revision = calls.call(() -> store.update(record, mine.revision()), candidateBound());
         } catch (LeaseStoreException e) {
-            waitingOrUnleased(e, "an earlier take of this instance could not be confirmed");
+            waitingOrUnleased(current, e, "an earlier take of this instance could not be confirmed");
             return;
         }
-        heldEpoch = epoch;
-        takenAt = taken;
-        lastRenewalSentNanos = sentAt;
-        mode = Mode.HELD;
-        standing = standing.with("held", heldEpoch, me, record.renewedAt(), "held by this instance");
+        ownWrite(revision, epoch);
+        LeaseState held = LeaseState.held(epoch, revision, sentAt, taken);
+        if (!state.compareAndSet(current, held)) {
+            return;
+        }
+        armDeadline(held);
+        events.adopted(epoch);
+        standing = standing.with("held", epoch, me, record.renewedAt(), "held by this instance");
     }
 
-    private void renew() {
-        long deadline = lastRenewalSentNanos + timing.renewDeadline().toNanos();
+    private void renew(LeaseState held) {
+        long deadlineAt = held.sentAtNanos() + timing.renewDeadline().toNanos();
         long sentAt = clock.monotonicNanos();
-        if (sentAt >= deadline - BoundedCalls.SHORTEST.toNanos()) {
-            lose("no renewal succeeded within leasehold.lease.renew-deadline (" + timing.renewDeadline() + ")");
+        if (sentAt >= deadlineAt - BoundedCalls.SHORTEST.toNanos()) {
+            expire(held);
             return;
         }
-        Duration left = Duration.ofNanos(deadline - sentAt);
-        LeaseRecord record = new LeaseRecord(me, heldEpoch, takenAt, clock.now());
+        LeaseRecord record = new LeaseRecord(me, held.epoch(), held.takenAt(), clock.now());
         try {
-            heldRevision = calls.call(() -> store.update(record, heldRevision), left);
-            lastRenewalSentNanos = sentAt;
-            if (mode == Mode.HELD) { // the gate may have found the deadline passed meanwhile
-                standing = standing.with("held", heldEpoch, me, record.renewedAt(), "held by this instance");
+            long revision = calls.call(() -> store.update(record, held.revision()), Duration.ofNanos(deadlineAt - sentAt));
+            LeaseState renewed = held.renewed(revision, sentAt);
+            if (state.compareAndSet(held, renewed)) {
+                ownWrite(revision, held.epoch());
+                armDeadline(renewed);
+                standing = standing.with("held", held.epoch(), me, record.renewedAt(), "held by this instance");
+            } else if (state.get().is(LeaseState.Mode.RELEASED)) {
+                ownWrite(revision, held.epoch()); // the release queued after this step gives it back
             }
         } catch (LeaseStoreException e) {
-            if (e.kind() == LeaseStoreException.Kind.INDETERMINATE) {
-                LOG.warnf("renewal of epoch %d did not answer: %s", heldEpoch, e.getMessage());
-                if (clock.monotonicNanos() >= deadline) {
-                    // The next tick could be skipped while this one ran: stop now, not a period later.
-                    lose("no renewal succeeded within leasehold.lease.renew-deadline (" + timing.renewDeadline()
-                            + ")");
+            switch (e.kind()) {
+                case INDETERMINATE -> {
+                    events.renewalUnanswered(held.epoch(), e.getMessage());
+                    if (clock.monotonicNanos() >= deadlineAt) {
+                        expire(held);
+                    }
                 }
-            } else if (e.kind() == LeaseStoreException.Kind.CONFLICT) {
-                recheckAfterConflict(deadline);
-            } else {
-                lose("the store refused the renewal: " + e.getMessage());
+                case CONFLICT -> recheckAfterConflict(held, deadlineAt);
+                default -> lose(held, "the store refused the renewal: " + e.getMessage());
             }
         }
     }
 
     /** Someone wrote: only if the entry still shows this holder's own last write may it go on. */
-    private void recheckAfterConflict(long deadline) {
-        long left = deadline - clock.monotonicNanos();
-        if (left < BoundedCalls.SHORTEST.toNanos()) {
-            lose("no renewal succeeded within leasehold.lease.renew-deadline (" + timing.renewDeadline() + ")");
+    private void recheckAfterConflict(LeaseState held, long deadlineAt) {
+        long left = deadlineAt - clock.monotonicNanos();
+        Optional<LeaseStore.Versioned> seen;
+        try {
+            seen = calls.call(store::read, Duration.ofNanos(Math.max(0, left)));
+        } catch (LeaseStoreException e) {
+            events.renewalUnanswered(held.epoch(), "after a refused renewal, the lease could not be read: "
+                    + e.getMessage());
+            if (clock.monotonicNanos() >= deadlineAt) {
+                expire(held);
+            }
             return;
         }
-        try {
-            Optional<LeaseStore.Versioned> seen = calls.call(store::read, Duration.ofNanos(left));
-            if (seen.isPresent() && seen.get().record().holder().equals(me) && epochOf(seen.get()) == heldEpoch) {
-                heldRevision = seen.get().revision(); // a renewal whose answer was lost had landed
-                return;
+        if (seen.isPresent() && seen.get().record().heldBy(me) && seen.get().epoch() == held.epoch()) {
+            if (state.compareAndSet(held, held.atRevision(seen.get().revision()))) {
+                ownWrite(seen.get().revision(), held.epoch()); // a renewal whose answer was lost had landed
             }
-            lose("another writer changed the lease: " + seen.map(this::describe).orElse("it was deleted"));
-        } catch (LeaseStoreException e) {
-            LOG.warnf("after a refused renewal, the lease could not be read: %s", e.getMessage());
+            return;
         }
+        lose(held, "another writer changed the lease: " + seen.map(this::describe).orElse("it was deleted"));
     }
 
-    private void waitingOrUnleased(LeaseStoreException e, String what) {
+    private void waitingOrUnleased(LeaseState current, LeaseStoreException e, String what) {
+        String why = what + ": " + e.getMessage();
         if (e.kind() == LeaseStoreException.Kind.DENIED) {
-            if (mode != Mode.UNLEASED) {
-                LOG.warnf("serving WITHOUT the controller lease (epoch 0): %s: %s; trying again every %s", what,
-                        e.getMessage(), timing.renewEvery());
+            if (current.is(LeaseState.Mode.WAITING) && state.compareAndSet(current, LeaseState.UNLEASED)) {
+                events.unleased(why);
             }
-            mode = Mode.UNLEASED;
-            standing = standing.with("unleased", 0, null, null, what + ": " + e.getMessage());
+            if (state.get().is(LeaseState.Mode.UNLEASED)) {
+                standing = standing.with("unleased", 0, null, null, why);
+            }
             return;
         }
-        standing = standing.with(mode == Mode.UNLEASED ? "unleased" : "waiting", 0, standing.holder(), null,
-                what + ": " + e.getMessage());
+        standing = standing.with(current.is(LeaseState.Mode.UNLEASED) ? "unleased" : "waiting", 0, standing.holder(),
+                null, why);
     }
 
-    private void lose(String why) {
-        if (!lostOnce.compareAndSet(false, true)) {
-            return;
+    private void floorUnusable(IOException e) {
+        // Without the floor on record a later epoch could go backwards: do not act.
+        String why = "the epoch floor in the spool is unusable: " + e.getMessage();
+        standing = standing.with("waiting", 0, null, null, why);
+        events.floorUnusable(why);
+    }
+
+    private void ownWrite(long revision, long epoch) {
+        ownEpoch = epoch;
+        ownRevision = revision;
+    }
+
+    private void armDeadline(LeaseState held) {
+        long in = held.sentAtNanos() + timing.renewDeadline().toNanos() - clock.monotonicNanos();
+        Clock.Timer previous = deadline;
+        deadline = clock.timer("leasehold-lease-deadline", Duration.ofNanos(Math.max(0, in)), () -> expire(held));
+        if (previous != null) {
+            previous.close();
         }
-        long epoch = heldEpoch;
-        mode = Mode.LOST;
-        standing = standing.with("lost", epoch, standing.holder(), standing.renewedAt(), why);
-        LOG.errorf("the controller lease was lost (epoch %d): %s", epoch, why);
-        onLost.accept(standing);
     }
 
-    /** Gives the lease back at a clean shutdown, so the next holder need not wait a full duration. */
+    /** The deadline of {@code held} has come (on the timer, at the gate, or in a step), unless renewed since. */
+    private void expire(LeaseState held) {
+        lose(held, "no renewal succeeded within leasehold.lease.renew-deadline (" + timing.renewDeadline() + ")");
+    }
+
+    private void lose(LeaseState from, String why) {
+        if (!state.compareAndSet(from, from.lost())) {
+            return; // renewed, released or lost meanwhile
+        }
+        ownRevision = 0;
+        closeTimers();
+        standing = standing.with("lost", from.epoch(), standing.holder(), standing.renewedAt(), why);
+        long killAt = from.is(LeaseState.Mode.HELD) ? from.sentAtNanos() + timing.killAfter().toNanos()
+                : clock.monotonicNanos();
+        events.lost(new LeaseEvents.Loss(standing, killAt));
+    }
+
+    /**
+     * Gives the lease back at a clean stop, so the next holder need not wait a full duration. Final: no
+     * later step takes it again, and no act passes the gate. Waits for a step already running, within
+     * a bound; a take of that step that lands afterwards is given back too.
+     */
     public void release() {
-        Mode was = mode;
-        mode = Mode.RELEASED; // terminal: no later step takes it again, no act passes the gate
-        if (was != Mode.HELD) {
+        LeaseState was = state.getAndUpdate(now -> now.terminal() ? now : LeaseState.RELEASED);
+        if (was.terminal()) {
             return;
         }
-        try {
-            calls.call(() -> {
-                store.delete(heldRevision);
-                return null;
-            }, RELEASE_LIMIT);
-            LOG.infof("released the controller lease (epoch %d)", heldEpoch);
-        } catch (LeaseStoreException e) {
-            LOG.warnf("could not release the controller lease (epoch %d): %s; it expires after %s", heldEpoch,
-                    e.getMessage(), timing.duration());
-        }
+        closeTimers();
         standing = standing.with("waiting", 0, null, null, "released at shutdown");
+        try {
+            steps.submit(this::giveBack).get(RELEASE_LIMIT.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            events.releaseFailed(ownEpoch, "the release did not finish within " + RELEASE_LIMIT + "; it expires"
+                    + " after " + timing.duration());
+        }
+    }
+
+    private void giveBack() {
+        long revision = ownRevision;
+        if (revision == 0) {
+            return;
+        }
+        long epoch = ownEpoch;
+        try {
+            calls.call(() -> store.update(LeaseRecord.released(me, epoch, clock.now()), revision), RELEASE_LIMIT);
+            ownRevision = 0;
+            events.released(epoch);
+        } catch (LeaseStoreException e) {
+            events.releaseFailed(epoch, e.getMessage() + "; it expires after " + timing.duration());
+        }
+    }
+
+    private void closeTimers() {
+        for (Clock.Timer timer : new Clock.Timer[] {deadline, due}) {
+            if (timer != null) {
+                timer.close();
+            }
+        }
     }
 
     /**
@@ -376,12 +423,8 @@ public final class ControllerLease implements LeaseGate {
         return timing.duration();
     }
 
-    private static long epochOf(LeaseStore.Versioned versioned) {
-        return versioned.record().epoch() != 0 ? versioned.record().epoch() : versioned.revision();
-    }
-
     private String describe(LeaseStore.Versioned versioned) {
         Holder h = versioned.record().holder();
-        return h.instance() + " on " + h.host() + " at epoch " + epochOf(versioned);
+        return h.instance() + " on " + h.host() + " at epoch " + versioned.epoch();
     }
 }

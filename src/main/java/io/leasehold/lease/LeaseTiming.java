@@ -4,23 +4,61 @@ import java.time.Duration;
 
 /**
  * The controller lease's three durations, checked once here: {@code duration > renewDeadline >
- * renewEvery > 0}. The holder gives up after {@code renewDeadline} without a successful renewal,
- * while a candidate waits a full {@code duration} of seeing the lease unchanged before it takes
- * over, so the old holder has stopped acting before anyone else may start.
+ * renewEvery > 0}, with at least {@link #SHORTEST_GRACE} twice over between the deadline and the
+ * duration. The holder stops acting at {@code renewDeadline} after its last successful renewal was
+ * sent (children get TERM) and KILLs what still runs at {@link #killAfter()}, while a candidate
+ * waits a full {@code duration} of seeing the lease unchanged before it takes over: the old holder
+ * has stopped before anyone else may start.
  */
 public record LeaseTiming(Duration duration, Duration renewEvery, Duration renewDeadline) {
 
+    /** Time between TERM and KILL, and again between KILL and the duration: enough for a signal to land. */
+    public static final Duration SHORTEST_GRACE = Duration.ofMillis(500);
+
+    /** The one place these rules live: the service's and the command's config checks report it by its key. */
     public LeaseTiming {
         if (renewEvery.isNegative() || renewEvery.isZero()) {
-            throw new IllegalArgumentException("leasehold.lease.renew-every must be positive, got " + renewEvery);
+            throw new Invalid("leasehold.lease.renew-every", "must be positive, got " + renewEvery);
         }
         if (renewDeadline.compareTo(renewEvery) <= 0) {
-            throw new IllegalArgumentException("leasehold.lease.renew-deadline (" + renewDeadline
+            throw new Invalid("leasehold.lease.renew-deadline", "(" + renewDeadline
                     + ") must be longer than leasehold.lease.renew-every (" + renewEvery + ")");
         }
-        if (duration.compareTo(renewDeadline) <= 0) {
-            throw new IllegalArgumentException("leasehold.lease.duration (" + duration
-                    + ") must be longer than leasehold.lease.renew-deadline (" + renewDeadline + ")");
+        if (duration.minus(renewDeadline).compareTo(SHORTEST_GRACE.multipliedBy(2)) < 0) {
+            throw new Invalid("leasehold.lease.duration", "(" + duration + ") must be at least "
+                    + SHORTEST_GRACE.multipliedBy(2) + " longer than leasehold.lease.renew-deadline ("
+                    + renewDeadline + "): what still acts at the deadline gets TERM, then KILL halfway to the"
+                    + " duration");
         }
+    }
+
+    /** A timing that breaks a rule, with the key to blame. */
+    public static final class Invalid extends IllegalArgumentException {
+        private final String key;
+        private final String rule;
+
+        Invalid(String key, String rule) {
+            super(key + " " + rule);
+            this.key = key;
+            this.rule = rule;
+        }
+
+        public String key() {
+            return key;
+        }
+
+        public String rule() {
+            return rule;
+        }
+    }
+
+    /** When, after the last successful renewal was sent, whatever still acts is KILLed: halfway to the duration. */
+    public Duration killAfter() {
+        return renewDeadline.plus(duration.minus(renewDeadline).dividedBy(2));
+    }
+
+    /** TERM at the deadline, KILL after this. */
+    public Duration grace() {
+        return killAfter().minus(renewDeadline);
     }
 }

@@ -10,7 +10,8 @@ import java.io.UncheckedIOException;
 
 /**
  * The lease value as people read it with {@code nats kv get}:
- * {@code {"holder":{"instance":..,"host":..,"build":..},"epoch":n,"takenAt":"ISO","renewedAt":"ISO"}}.
+ * {@code {"holder":{"instance":..,"host":..,"build":..},"epoch":n,"takenAt":"ISO","renewedAt":"ISO"}},
+ * with {@code "vacancy":"RELEASED"|"RESET"} (and no takenAt) when nobody holds it.
  * Fields added by a later build are ignored, so builds can hand the lease to each other.
  */
 public final class LeaseJson {
@@ -18,7 +19,9 @@ public final class LeaseJson {
     private static final ObjectMapper JSON = new ObjectMapper()
             .registerModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            // A holder's value has no vacancy: leave the field out, as builds before it wrote.
+            .setSerializationInclusion(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL);
 
     private LeaseJson() {
     }

@@ -28,6 +28,18 @@ public class DrivenClock implements Clock {
     /** Moves only with advance(): set() models a wall clock that jumps, which a monotonic one never does. */
     private volatile long monotonicNanos;
     private final List<Job> jobs = new CopyOnWriteArrayList<>();
+    private final List<Pending> timers = new CopyOnWriteArrayList<>();
+
+    /** Compared by identity: two timers due at once with the same task are still two. */
+    private static final class Pending {
+        final long due;
+        final Runnable task;
+
+        Pending(long due, Runnable task) {
+            this.due = due;
+            this.task = task;
+        }
+    }
 
     private final class Job implements Ticks {
         final String name;
@@ -69,11 +81,12 @@ public class DrivenClock implements Clock {
         return job;
     }
 
-    /** The wait passes at once, in driven time only: no tick fires meanwhile. */
+    /** Fires inside {@link #advance} when the monotonic time reaches it, in order with the ticks. */
     @Override
-    public Uni<Void> after(Duration delay) {
-        pass(delay);
-        return Uni.createFrom().voidItem();
+    public Timer timer(String name, Duration delay, Runnable task) {
+        Pending pending = new Pending(monotonicNanos + Math.max(0, delay.toNanos()), task);
+        timers.add(pending);
+        return () -> timers.remove(pending);
     }
 
     /** Sets the time without firing anything (a clock that jumps, or a frozen process). */
@@ -81,29 +94,43 @@ public class DrivenClock implements Clock {
         now = instant;
     }
 
-    /** Moves the time forward and fires every tick that fell due, in order, each to its end. */
+    /**
+     * Moves the time forward and fires every tick and timer that fell due, in order, each to its end.
+     * Ticks fall due on the wall clock, timers on the monotonic one: both move together here.
+     */
     public void advance(Duration by) {
-        Instant target = now.plus(by);
+        long target = monotonicNanos + by.toNanos();
         while (true) {
-            Job next = null;
+            Job nextJob = null;
             for (Job job : jobs) {
-                if (!job.due.isAfter(target) && (next == null || job.due.isBefore(next.due))) {
-                    next = job;
+                if (nextJob == null || job.due.isBefore(nextJob.due)) {
+                    nextJob = job;
                 }
             }
-            if (next == null) {
+            long jobAt = nextJob == null ? Long.MAX_VALUE
+                    : monotonicNanos + Math.max(0, Duration.between(now, nextJob.due).toNanos());
+            Pending nextTimer = null;
+            for (Pending timer : timers) {
+                if (nextTimer == null || timer.due < nextTimer.due) {
+                    nextTimer = timer;
+                }
+            }
+            long timerAt = nextTimer == null ? Long.MAX_VALUE : Math.max(monotonicNanos, nextTimer.due);
+            long at = Math.min(jobAt, timerAt);
+            if (at > target) {
                 break;
             }
-            if (next.due.isAfter(now)) {
-                monotonicNanos += Duration.between(now, next.due).toNanos();
-                now = next.due;
+            pass(Duration.ofNanos(at - monotonicNanos));
+            if (timerAt <= jobAt) {
+                timers.remove(nextTimer);
+                nextTimer.task.run();
+            } else {
+                nextJob.due = nextJob.due.plus(nextJob.period);
+                nextJob.fire();
             }
-            next.due = next.due.plus(next.period);
-            next.fire();
         }
-        if (target.isAfter(now)) { // a tick's after() may have moved the time past the target already
-            monotonicNanos += Duration.between(now, target).toNanos();
-            now = target;
+        if (target > monotonicNanos) {
+            pass(Duration.ofNanos(target - monotonicNanos));
         }
     }
 

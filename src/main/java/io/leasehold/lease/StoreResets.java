@@ -1,0 +1,77 @@
+package io.leasehold.lease;
+
+import io.leasehold.core.Clock;
+import java.io.IOException;
+import java.time.Duration;
+
+/**
+ * Keeps epochs from going backwards when the store loses its data: the highest epoch ever issued is
+ * kept apart (the {@link EpochFloor}, in the spool), a store found behind it has its revisions moved
+ * past it, and an empty key while epochs were issued is marked reset in the store itself. The mark is
+ * what every candidate — any process, any lease object — sees, so each waits a full duration after
+ * a reset, however many candidates there are and whichever of them moved the revisions.
+ */
+final class StoreResets {
+
+    private final LeaseStore store;
+    private final EpochFloor floor;
+    private final BoundedCalls calls;
+    private final Clock clock;
+    private final Holder me;
+
+    StoreResets(LeaseStore store, EpochFloor floor, BoundedCalls calls, Clock clock, Holder me) {
+        this.store = store;
+        this.floor = floor;
+        this.calls = calls;
+        this.clock = clock;
+        this.me = me;
+    }
+
+    /**
+     * Moves the store's revisions past the floor when it is behind it (its data was wiped or replaced).
+     * Answers what was found, or null when the store was not behind. The move purges the key too.
+     */
+    Standing.Reset moveIfBehind(Duration bound) throws LeaseStoreException, IOException {
+        long highest = floor.highest();
+        long storeAt = calls.call(store::lastRevision, bound);
+        if (storeAt >= highest) {
+            return null;
+        }
+        calls.call(() -> store.moveRevisionsPast(highest), bound);
+        return new Standing.Reset(clock.now(), storeAt, highest, "the lease store was at revision " + storeAt
+                + " while epoch " + highest + " was already issued (its data was wiped or replaced); its revisions"
+                + " were moved past " + highest + " so epochs never go backwards");
+    }
+
+    /**
+     * For a key with no value at all: when epochs were issued before, whoever held the lease may still
+     * act, so the key is marked reset — by this process, or another that came first. Answers null for
+     * a store that never issued an epoch (it may be taken at once), else the mark (its {@code mine}
+     * null when another candidate wrote first).
+     */
+    Marked markIfReset(Duration bound) throws LeaseStoreException, IOException {
+        if (floor.highest() == 0) {
+            return null;
+        }
+        LeaseRecord mark = LeaseRecord.reset(me, clock.now());
+        try {
+            long revision = calls.call(() -> store.create(mark), bound);
+            floor.raise(revision);
+            return new Marked(new LeaseStore.Versioned(revision, mark));
+        } catch (LeaseStoreException e) {
+            if (e.kind() != LeaseStoreException.Kind.CONFLICT) {
+                throw e;
+            }
+            return new Marked(null); // another candidate wrote first (its mark, or a take): the next read shows which
+        }
+    }
+
+    /** The key is marked reset; {@code mine} is the mark when this process wrote it. */
+    record Marked(LeaseStore.Versioned mine) {
+    }
+
+    /** Records an epoch just issued before anything acts under it. */
+    void issued(long epoch) throws IOException {
+        floor.raise(epoch);
+    }
+}
