@@ -166,8 +166,9 @@ public final class NatsKvLeaseStore implements LeaseStore {
         try {
             JetStreamManagement jsm = jsm();
             long last = jsm.getStreamInfo(stream).getStreamState().getLastSequence();
-            if (last > floor) {
-                // Already past: purging would only remove entries, possibly the live lease.
+            if (last >= floor) {
+                // Already past (the next write gets last+1 > floor): purging would only remove entries,
+                // possibly the live lease at revision floor itself.
                 return last + 1;
             }
             // Removes every entry below floor+1 and makes floor+1 the stream's next sequence; the server

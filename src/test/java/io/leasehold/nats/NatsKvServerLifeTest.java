@@ -1,8 +1,10 @@
 package io.leasehold.nats;
 
+import static io.leasehold.nats.NatsTesting.RECONNECT_WITHIN;
 import static io.leasehold.nats.NatsTesting.REQUEST_TIMEOUT;
 import static io.leasehold.nats.NatsTesting.connect;
 import static io.leasehold.nats.NatsTesting.failure;
+import static io.leasehold.nats.NatsTesting.reconnected;
 import static io.leasehold.nats.NatsTesting.record;
 import static io.leasehold.nats.NatsTesting.uniqueBucket;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -14,14 +16,13 @@ import io.leasehold.testing.Await;
 import io.leasehold.testing.NatsServer;
 import io.nats.client.Connection;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** What the store does when its server stops, restarts, crashes or loses its data: a server per test. */
 class NatsKvServerLifeTest {
-
-    private static final Duration RECONNECT_WITHIN = Duration.ofSeconds(10);
 
     private NatsServer server;
     private NatsBus bus;
@@ -45,7 +46,7 @@ class NatsKvServerLifeTest {
     void movedRevisionsSurviveARestart() throws Exception {
         assertEquals(1001, store.moveRevisionsPast(1000));
         server.restart();
-        reconnected();
+        reconnected(server, List.of(bus));
         assertEquals(1000, store.lastRevision(), "the moved sequence was kept on disk");
         assertEquals(1001, store.create(record("a", 0)));
     }
@@ -55,7 +56,7 @@ class NatsKvServerLifeTest {
         assertEquals(1001, store.moveRevisionsPast(1000));
         server.kill();
         server.restart();
-        reconnected();
+        reconnected(server, List.of(bus));
         assertEquals(1000, store.lastRevision(), "the moved sequence was kept on disk through SIGKILL");
         assertEquals(1001, store.create(record("a", 0)));
     }
@@ -67,7 +68,7 @@ class NatsKvServerLifeTest {
         store.update(record("a", taken), renewed);
         server.wipeStore();
         server.restart();
-        reconnected();
+        reconnected(server, List.of(bus));
 
         LeaseStoreException stale = failure("update on the wiped bucket", () -> store.update(record("a", 1), 3));
         assertEquals(Kind.INDETERMINATE, stale.kind(), stale.getMessage());
@@ -104,24 +105,9 @@ class NatsKvServerLifeTest {
             assertTrue(took.compareTo(REQUEST_TIMEOUT.plusMillis(700)) < 0, call[0] + " took " + took);
         }
         server.restart();
-        reconnected();
+        reconnected(server, List.of(bus));
         assertEquals(taken, store.read().orElseThrow().revision(),
                 "the lease outlived the outage, and no write tried during it was replayed on reconnect");
         assertEquals(taken, store.lastRevision());
-    }
-
-    /** The client reconnects on its own; wait until a call goes through again. */
-    private void reconnected() {
-        Await.until("the client to reconnect to " + server.url(), RECONNECT_WITHIN, () -> {
-            if (bus.connection().getStatus() != Connection.Status.CONNECTED) {
-                return false;
-            }
-            try {
-                bus.connection().jetStreamManagement().getAccountStatistics();
-                return true;
-            } catch (Exception e) {
-                return false;
-            }
-        });
     }
 }

@@ -3,11 +3,14 @@ package io.leasehold.nats;
 import io.leasehold.lease.Holder;
 import io.leasehold.lease.LeaseRecord;
 import io.leasehold.lease.LeaseStoreException;
+import io.leasehold.testing.Await;
 import io.leasehold.testing.NatsServer;
+import io.nats.client.Connection;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 
 /** Small helpers shared by the NATS tests: a connection with a short request timeout, unique buckets. */
@@ -15,6 +18,9 @@ final class NatsTesting {
 
     /** Short, so a call to a stopped server fails fast; long enough for a loaded 2-core machine. */
     static final Duration REQUEST_TIMEOUT = Duration.ofMillis(500);
+
+    /** How long a restarted server's clients get to reconnect on their own. */
+    static final Duration RECONNECT_WITHIN = Duration.ofSeconds(10);
 
     private NatsTesting() {
     }
@@ -28,6 +34,24 @@ final class NatsTesting {
             return NatsConnector.connect(settings.withRequestTimeout(REQUEST_TIMEOUT));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Waits until a JetStream call of every one of these clients goes through again after a restart. */
+    static void reconnected(NatsServer server, List<NatsBus> buses) {
+        Await.until("the clients to reconnect to " + server.url(), RECONNECT_WITHIN,
+                () -> buses.stream().allMatch(NatsTesting::answers));
+    }
+
+    private static boolean answers(NatsBus bus) {
+        if (bus.connection().getStatus() != Connection.Status.CONNECTED) {
+            return false;
+        }
+        try {
+            bus.connection().jetStreamManagement().getAccountStatistics();
+            return true;
+        } catch (Exception e) {
+            return false;
         }
     }
 

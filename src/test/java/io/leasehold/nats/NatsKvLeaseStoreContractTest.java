@@ -1,0 +1,66 @@
+package io.leasehold.nats;
+
+import static io.leasehold.nats.NatsTesting.connect;
+import static io.leasehold.nats.NatsTesting.reconnected;
+import static io.leasehold.nats.NatsTesting.uniqueBucket;
+
+import io.leasehold.lease.LeaseStore;
+import io.leasehold.lease.LeaseStoreContract;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The store contract against the KV store on one real nats-server, a fresh bucket per test. */
+class NatsKvLeaseStoreContractTest extends LeaseStoreContract {
+
+    @RegisterExtension
+    static final SharedNatsServer NATS = new SharedNatsServer();
+    private final List<NatsBus> buses = new ArrayList<>();
+    private String bucket;
+    private NatsKvLeaseStore store;
+
+    @BeforeEach
+    void openStore() throws Exception {
+        bucket = uniqueBucket();
+        store = client();
+        store.ensureBucket();
+    }
+
+    @AfterEach
+    void closeBuses() throws Exception {
+        for (NatsBus bus : buses) {
+            bus.close();
+        }
+    }
+
+    @Override
+    protected LeaseStore store() {
+        return store;
+    }
+
+    @Override
+    protected LeaseStore anotherClient() {
+        return client();
+    }
+
+    /** Stops the server, deletes its JetStream store and starts it again on the same port. */
+    @Override
+    protected void wipe() {
+        NATS.server().wipeStore();
+        NATS.server().restart();
+        reconnected(NATS.server(), buses);
+    }
+
+    @Override
+    protected void purge() throws Exception {
+        buses.get(0).connection().jetStreamManagement().purgeStream("KV_" + bucket);
+    }
+
+    private NatsKvLeaseStore client() {
+        NatsBus bus = connect(NATS.server());
+        buses.add(bus);
+        return new NatsKvLeaseStore(bus, bucket, "controller");
+    }
+}

@@ -1,0 +1,29 @@
+package io.leasehold.nats;
+
+import io.leasehold.testing.NatsServer;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * One nats-server for all the tests of a class that each use a bucket of their own, so the class
+ * pays one server start: {@code @RegisterExtension static final SharedNatsServer NATS = new SharedNatsServer();}
+ */
+final class SharedNatsServer implements BeforeAllCallback, AfterAllCallback {
+
+    private NatsServer server;
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        server = NatsServer.start();
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        server.close();
+    }
+
+    NatsServer server() {
+        return server;
+    }
+}
