@@ -16,6 +16,9 @@ import javax.net.ssl.SSLException;
  */
 final class NatsConnectFailure {
 
+    private static final String CLIENT_REFUSED = "TLS: the server ended the handshake (a refused client certificate "
+            + "or a closed connection); ";
+
     private NatsConnectFailure() {
     }
 
@@ -31,10 +34,11 @@ final class NatsConnectFailure {
             said = "the server refused this client's credentials (" + serverWords(failed) + "); " + credentials(settings);
         } else if (serverError != null && serverError.toLowerCase(Locale.ROOT).contains("authorization violation")) {
             // With several URLs jnats throws for the last one tried, which may be down rather than refusing.
-            said = failed.getMessage() + ": the server refused this client's credentials (" + serverError + "); "
-                    + credentials(settings);
+            said = "the server refused this client's credentials (" + serverError + "); " + credentials(settings);
         } else if (cause != null) {
-            said = failed.getMessage() + ": " + why(settings, cause);
+            // Not jnats' "Unable to connect to NATS servers: [...]": callers name the URLs, and its list
+            // comes in a random order, so the same failure would read differently at each try.
+            said = why(settings, cause);
         } else {
             said = failed.getClass().getSimpleName() + ": " + failed.getMessage();
         }
@@ -61,9 +65,7 @@ final class NatsConnectFailure {
             }
             if (text.contains("bad_certificate") || text.contains("certificate_required") || text.contains("unknown_ca")
                     || text.contains("certificate_unknown")) {
-                return "TLS: the server refused this client's certificate (" + words + "); "
-                        + (s.keystore().isPresent() ? "check leasehold.nats.tls.keystore"
-                                : "it asks for one: set leasehold.nats.tls.keystore");
+                return CLIENT_REFUSED + clientCertificateHint(s);
             }
             return "TLS handshake failed (" + words + "); " + clientCertificateHint(s);
         }
@@ -71,10 +73,10 @@ final class NatsConnectFailure {
             return "the server requires TLS: use a tls:// URL, or set leasehold.nats.tls.truststore";
         }
         if (e instanceof SocketException && s.usesTls()) {
-            // A server that refuses the client's certificate closes the connection; the client may hear
-            // its alert, or only a broken pipe on its next write.
-            return "the server closed the connection in the TLS handshake (" + words + "); "
-                    + clientCertificateHint(s);
+            // A server that refuses the client's certificate closes the connection: the client hears its
+            // alert or, by timing, only a broken pipe on its next write. One text for both, so that the
+            // same refusal reads the same at every try (and is logged once).
+            return CLIENT_REFUSED + clientCertificateHint(s);
         }
         return words;
     }
