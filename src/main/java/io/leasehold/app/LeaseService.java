@@ -108,7 +108,7 @@ public class LeaseService {
         this.whenLost = whenLost;
         timing = new LeaseTiming(config.lease().duration(), config.lease().renewEvery(),
                 config.lease().renewDeadline());
-        before = new Standing("waiting", 0, null, null, "connecting to " + config.nats().url().get(), null);
+        before = new Standing("waiting", 0, null, null, "connecting to " + settings().safeUrls(), null);
         step().ifNoItem().after(timing.duration()).recoverWithItem((Void) null).await().indefinitely();
         ticks = clock.every("leasehold-lease", timing.renewEvery(), this::step);
     }
@@ -124,18 +124,21 @@ public class LeaseService {
     }
 
     private void connect() {
+        NatsSettings settings = settings();
         try {
-            bus = NatsConnector.connect(settings());
+            bus = NatsConnector.connect(settings);
         } catch (IOException e) {
-            String why = "NATS at " + config.nats().url().get() + " cannot be reached (" + e.getMessage()
-                    + "); nothing is acted until it can";
+            // The message names the setting to look at and holds no secret (NatsConnector masks them).
+            String why = "cannot connect to NATS at " + settings.safeUrls() + ": " + e.getMessage()
+                    + "; nothing is acted until it can";
             if (!why.equals(before.reason())) {
                 LOG.warn(why);
             }
             before = new Standing("waiting", 0, null, null, why, null);
             return;
         }
-        NatsKvLeaseStore store = new NatsKvLeaseStore(bus, config.lease().bucket(), config.lease().key());
+        NatsKvLeaseStore store = new NatsKvLeaseStore(bus, config.lease().bucket(), config.lease().key(),
+                config.lease().replicas());
         try {
             store.ensureBucket();
         } catch (LeaseStoreException e) {

@@ -37,7 +37,8 @@ public record CommandConfig(Optional<String> natsUrl, Optional<String> user, Opt
                 r.text("leasehold.lease.key").orElse("controller"),
                 r.duration("leasehold.lease.duration", "15s"),
                 r.duration("leasehold.lease.renew-every", "5s"),
-                r.duration("leasehold.lease.renew-deadline", "10s"));
+                r.duration("leasehold.lease.renew-deadline", "10s"),
+                r.integer("leasehold.lease.replicas", 1));
         CommandConfig config = new CommandConfig(url, r.text("leasehold.nats.user"),
                 r.text("leasehold.nats.password"), r.text("leasehold.nats.token"),
                 r.text("leasehold.nats.credentials"), r.text("leasehold.nats.tls.truststore"),
@@ -108,6 +109,16 @@ public record CommandConfig(Optional<String> natsUrl, Optional<String> user, Opt
                 }
             }
             return Optional.empty();
+        }
+
+        int integer(String key, int fallback) {
+            Optional<String> value = text(key);
+            try {
+                return value.map(Integer::parseInt).orElse(fallback);
+            } catch (NumberFormatException e) {
+                problems.add(key + " must be a whole number, got '" + value.get() + "'");
+                return fallback;
+            }
         }
 
         Duration duration(String key, String fallback) {

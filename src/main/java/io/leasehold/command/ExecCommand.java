@@ -66,7 +66,7 @@ final class ExecCommand {
             try {
                 bus = NatsConnector.connect(nats.get());
             } catch (IOException e) {
-                LOG.errorf("CMD not started: NATS at %s cannot be reached: %s", nats.get().urls(), e.getMessage());
+                LOG.errorf("CMD not started: NATS at %s cannot be reached: %s", nats.get().safeUrls(), e.getMessage());
                 return NO_EPOCH;
             }
             try {
@@ -81,7 +81,8 @@ final class ExecCommand {
     }
 
     private int withBus(NatsBus bus, Holder me) {
-        NatsKvLeaseStore store = new NatsKvLeaseStore(bus, config.lease().bucket(), config.lease().key());
+        NatsKvLeaseStore store = new NatsKvLeaseStore(bus, config.lease().bucket(), config.lease().key(),
+                config.lease().replicas());
         LeaseTiming timing = config.timing();
         for (int i = 0; i < TRIES; i++) {
             long readAt = clock.monotonicNanos();

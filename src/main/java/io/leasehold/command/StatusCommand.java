@@ -45,9 +45,9 @@ final class StatusCommand {
         String key = config.lease().key();
         Optional<LeaseStore.Versioned> seen;
         try (NatsBus bus = NatsConnector.connect(nats.get())) {
-            seen = new NatsKvLeaseStore(bus, bucket, key).read();
+            seen = new NatsKvLeaseStore(bus, bucket, key, config.lease().replicas()).read();
         } catch (IOException e) {
-            LOG.errorf("NATS at %s cannot be reached: %s", nats.get().urls(), e.getMessage());
+            LOG.errorf("NATS at %s cannot be reached: %s", nats.get().safeUrls(), e.getMessage());
             return 1;
         } catch (LeaseStoreException e) {
             LOG.errorf("the lease at %s/%s cannot be read: %s", bucket, key, e.getMessage());

@@ -19,6 +19,8 @@ public final class ConfigCheck {
     /** The Quarkus scheduler looks for due ticks once a second; shorter periods would silently stretch. */
     static final Duration TICK_RESOLUTION = Duration.ofSeconds(1);
     static final Set<String> BUILT_IN_HANDLERS = Set.of("log", "exec", "http");
+    /** JetStream keeps at most five copies of a stream. */
+    static final int MAX_REPLICAS = 5;
 
     private final List<String> problems = new ArrayList<>();
 
@@ -171,6 +173,9 @@ public final class ConfigCheck {
         }
         if (lease.renewEvery().compareTo(TICK_RESOLUTION) < 0) {
             problem("leasehold.lease.renew-every", "must be at least 1s, got " + lease.renewEvery());
+        }
+        if (lease.replicas() < 1 || lease.replicas() > MAX_REPLICAS) {
+            problem("leasehold.lease.replicas", "must be between 1 and " + MAX_REPLICAS + ", got " + lease.replicas());
         }
         if (!lease.bucket().matches("[A-Za-z0-9_-]+")) {
             problem("leasehold.lease.bucket", "must match [A-Za-z0-9_-]+, got '" + lease.bucket() + "'");

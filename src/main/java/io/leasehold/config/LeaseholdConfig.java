@@ -189,5 +189,9 @@ public interface LeaseholdConfig {
 
         @WithDefault("10s")
         Duration renewDeadline();
+
+        /** Replicas of the bucket's stream when this service makes it; an existing bucket is kept as it is. */
+        @WithDefault("1")
+        int replicas();
     }
 }

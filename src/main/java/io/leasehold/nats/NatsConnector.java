@@ -5,10 +5,8 @@ import io.nats.client.ConnectionListener;
 import io.nats.client.Nats;
 import io.nats.client.Options;
 import java.io.IOException;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.Arrays;
-import javax.net.ssl.SSLContext;
 import org.jboss.logging.Logger;
 
 /**
@@ -23,15 +21,23 @@ public final class NatsConnector {
     private NatsConnector() {
     }
 
-    /** Connects; fails with an IOException when no server in the list answers now. */
+    /**
+     * Connects; fails with an IOException when no server in the list lets this client in now. Its
+     * message says why in one line (refused credentials, an untrusted certificate, ...) without any
+     * secret, and it carries no cause: jnats' own messages repeat the URLs with their user info.
+     */
     public static NatsBus connect(NatsSettings settings) throws IOException {
         NatsRefusals refusals = new NatsRefusals();
+        Options options = options(settings, refusals);
         try {
-            Connection connection = Nats.connect(options(settings, refusals));
+            Connection connection = Nats.connect(options);
             return new NatsBus(connection, refusals, settings.requestTimeout());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IOException("interrupted while connecting to " + settings.urls(), e);
+            throw new IOException("interrupted while connecting to " + settings.safeUrls());
+        } catch (IOException | RuntimeException e) {
+            throw new IOException(NatsConnectFailure.describe(settings, e, refusals.exceptions(),
+                    refusals.lastError()));
         }
     }
 
@@ -42,9 +48,14 @@ public final class NatsConnector {
         if (urls.length == 0) {
             throw new IOException("no NATS URL given");
         }
-        Options.Builder b = new Options.Builder()
-                .servers(urls)
-                .connectionName(settings.connectionName())
+        Options.Builder b = new Options.Builder();
+        try {
+            b.servers(urls);
+        } catch (RuntimeException e) {
+            throw new IOException(settings.hideSecrets("leasehold.nats.url is not a list of NATS URLs: "
+                    + e.getMessage()));
+        }
+        b.connectionName(settings.connectionName())
                 .connectionTimeout(settings.connectTimeout())
                 .maxReconnects(-1)
                 .reconnectWait(Duration.ofMillis(500))
@@ -53,31 +64,32 @@ public final class NatsConnector {
                 // default buffer: a renewal "failed" while the server was down landed once it was back).
                 .reconnectBufferSize(0)
                 .errorListener(refusals)
-                .connectionListener(NatsConnector::logEvent);
+                .connectionListener((connection, event) -> {
+                    if (event == ConnectionListener.Events.CONNECTED || event == ConnectionListener.Events.RECONNECTED) {
+                        refusals.connected();
+                    }
+                    logEvent(settings, refusals.everConnected(), connection, event);
+                });
         settings.user().ifPresent(u -> b.userInfo(u, settings.password().orElse("")));
         settings.token().ifPresent(b::token);
         settings.credentials().ifPresent(p -> b.credentialPath(p.toString()));
-        settings.truststore().ifPresent(p -> b.truststorePath(p.toString()));
-        settings.truststorePassword().ifPresent(p -> b.truststorePassword(p.toCharArray()));
-        settings.keystore().ifPresent(p -> b.keystorePath(p.toString()));
-        settings.keystorePassword().ifPresent(p -> b.keystorePassword(p.toCharArray()));
-        boolean stores = settings.truststore().isPresent() || settings.keystore().isPresent();
-        if (!stores && Arrays.stream(urls).anyMatch(u -> u.regionMatches(true, 0, "tls://", 0, 6))) {
-            try {
-                // The JVM's default trust (cacerts), as for any TLS client.
-                b.sslContext(SSLContext.getDefault());
-            } catch (NoSuchAlgorithmException e) {
-                throw new IOException("no default TLS context for " + settings.urls(), e);
-            }
+        if (settings.usesTls()) {
+            // Our own context rather than jnats' truststorePath/keystorePath: jnats would not check
+            // that the certificate names the server's host.
+            b.sslContext(NatsTls.context(settings));
         }
         return b.build();
     }
 
-    private static void logEvent(Connection connection, ConnectionListener.Events event) {
-        String server = connection.getConnectedUrl();
+    private static void logEvent(NatsSettings settings, boolean everConnected, Connection connection,
+            ConnectionListener.Events event) {
+        String url = connection.getConnectedUrl();
+        String server = url == null ? "no server" : settings.hideSecrets(url);
         switch (event) {
             case CONNECTED, RECONNECTED, RESUBSCRIBED -> LOG.infof("NATS %s (%s)", event.getEvent(), server);
-            case DISCONNECTED, CLOSED -> LOG.warnf("NATS %s (%s)", event.getEvent(), server);
+            // A connect that never got in is reported once by its caller, not by two lines per try.
+            case DISCONNECTED, CLOSED -> LOG.logf(everConnected ? Logger.Level.WARN : Logger.Level.DEBUG, "NATS %s (%s)",
+                    event.getEvent(), server);
             default -> LOG.debugf("NATS %s (%s)", event.getEvent(), server);
         }
     }

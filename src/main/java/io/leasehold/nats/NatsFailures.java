@@ -40,7 +40,7 @@ final class NatsFailures {
                 return new LeaseStoreException(Kind.CONFLICT, "could not " + what + ": someone else wrote first ("
                         + api.getMessage() + ")", e);
             }
-            if (code == NOT_ENABLED_FOR_ACCOUNT || api.getErrorCode() == 403) {
+            if (refuses(api)) {
                 return new LeaseStoreException(Kind.DENIED, "the bus refuses to " + what + ": " + api.getMessage(), e);
             }
             if (code == NatsKvLeaseStore.STREAM_NOT_FOUND) {
@@ -53,6 +53,11 @@ final class NatsFailures {
             return new LeaseStoreException(Kind.DENIED, "the bus refuses to " + what + ": " + refused.error(), e);
         }
         return new LeaseStoreException(Kind.INDETERMINATE, "no certain answer to " + what + ": " + e, e);
+    }
+
+    /** The server refuses this user: no JetStream for the account, or no permission. */
+    static boolean refuses(JetStreamApiException api) {
+        return api.getApiErrorCode() == NOT_ENABLED_FOR_ACCOUNT || api.getErrorCode() == 403;
     }
 
     private static JetStreamApiException apiError(Throwable e) {

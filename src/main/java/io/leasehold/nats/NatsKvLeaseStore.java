@@ -23,6 +23,7 @@ import io.nats.client.impl.NatsMessage;
 import io.nats.client.support.NatsKeyValueUtil;
 import java.io.IOException;
 import java.util.Optional;
+import org.jboss.logging.Logger;
 
 /**
  * The controller lease at one key of one JetStream KV bucket. Revisions are the bucket stream's
@@ -39,17 +40,27 @@ public final class NatsKvLeaseStore implements LeaseStore {
     /** JetStream's "no message found": the key was never written (or its entries were purged). */
     static final int NO_MESSAGE_FOUND = 10037;
 
+    private static final Logger LOG = Logger.getLogger(NatsKvLeaseStore.class);
+
     private final NatsBus bus;
     private final String bucket;
+    private final int replicas;
     private final String key;
     private final String stream;
     private final NatsFailures failures;
     private final JetStreamOptions jsOptions;
     private final String subject;
 
+    /** A store on a bucket made with one replica when missing. */
     public NatsKvLeaseStore(NatsBus bus, String bucket, String key) {
+        this(bus, bucket, key, 1);
+    }
+
+    /** A store on a bucket made with {@code replicas} copies of its stream when missing. */
+    public NatsKvLeaseStore(NatsBus bus, String bucket, String key, int replicas) {
         this.bus = bus;
         this.bucket = bucket;
+        this.replicas = replicas;
         this.key = key;
         this.stream = "KV_" + bucket;
         this.subject = "$KV." + bucket + "." + key;
@@ -66,15 +77,17 @@ public final class NatsKvLeaseStore implements LeaseStore {
     }
 
     /**
-     * Makes the bucket when it is missing: one key, history 1, kept on disk. Another instance making it
-     * at the same moment is fine. Answers whether this call made it.
+     * Makes the bucket when it is missing: one key, history 1, kept on disk in {@code replicas} copies.
+     * Another instance making it at the same moment is fine. An existing bucket is used as it is, also
+     * with another replica count (said in the log): changing a stream's replicas is the operator's
+     * move ({@code nats stream edit}), and the lease works at any count. Answers whether this call made it.
      */
     public boolean ensureBucket() throws LeaseStoreException {
         long start = System.nanoTime();
         try {
             JetStreamManagement jsm = bus.connection().jetStreamManagement(jsOptions);
             try {
-                jsm.getStreamInfo(stream);
+                sayReplicas(jsm.getStreamInfo(stream).getConfiguration().getReplicas());
                 return false;
             } catch (JetStreamApiException e) {
                 if (e.getApiErrorCode() != STREAM_NOT_FOUND) {
@@ -82,7 +95,8 @@ public final class NatsKvLeaseStore implements LeaseStore {
                 }
             }
             KeyValueConfiguration config = KeyValueConfiguration.builder().name(bucket).maxHistoryPerKey(1)
-                    .storageType(StorageType.File).description("leasehold controller lease").build();
+                    .storageType(StorageType.File).replicas(replicas).description("leasehold controller lease")
+                    .build();
             try {
                 bus.connection().keyValueManagement(kvOptions()).create(config);
                 return true;
@@ -90,10 +104,38 @@ public final class NatsKvLeaseStore implements LeaseStore {
                 if (e.getApiErrorCode() == STREAM_NAME_IN_USE) {
                     return false;
                 }
+                if (!NatsFailures.refuses(e)) {
+                    // Certain: nothing was made. E.g. replicas > 1 on a server outside a cluster, or more
+                    // replicas than the cluster has servers up: name the key that asks for them.
+                    throw new LeaseStoreException(LeaseStoreException.Kind.INDETERMINATE, "the bus cannot make the "
+                            + "lease bucket " + bucket + " with " + replicas + " replica(s) (leasehold.lease.replicas): "
+                            + e.getMessage(), e);
+                }
                 throw e;
             }
         } catch (Exception e) {
             throw failures.of("make the lease bucket " + bucket, e, start);
+        }
+    }
+
+    /** How many copies the bucket's stream has, as the server reports it. */
+    public int replicasFound() throws LeaseStoreException {
+        long start = System.nanoTime();
+        try {
+            return jsm().getStreamInfo(stream).getConfiguration().getReplicas();
+        } catch (Exception e) {
+            throw failures.of("read the configuration of " + bucket, e, start);
+        }
+    }
+
+    private void sayReplicas(int found) {
+        if (found < replicas) {
+            LOG.warnf("the lease bucket %s exists with %d replica(s), fewer than the %d of leasehold.lease.replicas: "
+                    + "it is used as it is (raise them with: nats stream edit %s --replicas %d)", bucket, found,
+                    replicas, stream, replicas);
+        } else if (found > replicas) {
+            LOG.infof("the lease bucket %s exists with %d replicas, more than the %d of leasehold.lease.replicas: "
+                    + "it is used as it is", bucket, found, replicas);
         }
     }
 

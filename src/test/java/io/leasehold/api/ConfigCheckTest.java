@@ -75,6 +75,8 @@ class ConfigCheckTest {
         "leasehold.lease.duration|8s|leasehold.lease.duration",
         "leasehold.lease.bucket|'my bucket'|leasehold.lease.bucket",
         "leasehold.lease.key|.hidden|leasehold.lease.key",
+        "leasehold.lease.replicas|0|leasehold.lease.replicas must be between 1 and 5, got 0",
+        "leasehold.lease.replicas|6|leasehold.lease.replicas must be between 1 and 5, got 6",
         "leasehold.nats.user|alice|leasehold.nats.password",
         "leasehold.nats.request-timeout|15s|leasehold.nats.request-timeout",
     })

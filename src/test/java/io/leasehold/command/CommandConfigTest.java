@@ -23,7 +23,7 @@ class CommandConfigTest {
         assertEquals(Optional.empty(), c.natsUrl());
         assertEquals(Optional.empty(), c.nats("x"));
         assertEquals(new LeaseKeys("leasehold-lease", "controller", Duration.ofSeconds(15), Duration.ofSeconds(5),
-                Duration.ofSeconds(10)), c.lease());
+                Duration.ofSeconds(10), 1), c.lease());
         assertEquals(Path.of("spool"), c.spoolDir());
         assertEquals(Duration.ofSeconds(2), c.connectTimeout());
         assertEquals(Duration.ofSeconds(2), c.requestTimeout());
@@ -34,10 +34,10 @@ class CommandConfigTest {
         CommandConfig c = read(Map.of(), Map.of("LEASEHOLD_NATS_URL", "nats://a:1,nats://b:2",
                 "LEASEHOLD_LEASE_RENEW_EVERY", "2s", "LEASEHOLD_LEASE_RENEW_DEADLINE", "3s",
                 "LEASEHOLD_LEASE_DURATION", "PT4S", "LEASEHOLD_LEASE_BUCKET", "b-1", "LEASEHOLD_SPOOL_DIR", "/s",
-                "LEASEHOLD_NATS_TLS_TRUSTSTORE_PASSWORD", "pw"));
+                "LEASEHOLD_NATS_TLS_TRUSTSTORE_PASSWORD", "pw", "LEASEHOLD_LEASE_REPLICAS", "3"));
         assertEquals(Optional.of("nats://a:1,nats://b:2"), c.natsUrl());
         assertEquals(new LeaseKeys("b-1", "controller", Duration.ofSeconds(4), Duration.ofSeconds(2),
-                Duration.ofSeconds(3)), c.lease());
+                Duration.ofSeconds(3), 3), c.lease());
         assertEquals(Path.of("/s"), c.spoolDir());
         assertEquals(Optional.of("pw"), c.truststorePassword());
     }
@@ -96,6 +96,17 @@ class CommandConfigTest {
         assertTrue(e.getMessage().contains("leasehold.lease.bucket"), e.getMessage());
         assertTrue(e.getMessage().contains("leasehold.nats.password"), e.getMessage());
         assertTrue(e.getMessage().contains("leasehold.nats.connect-timeout"), e.getMessage());
+    }
+
+    @Test
+    void replicasAreReadAndCheckedByTheServicesRules() throws ConfigException {
+        assertEquals(5, read(Map.of("leasehold.lease.replicas", "5"), Map.of()).lease().replicas());
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> read(Map.of("leasehold.lease.replicas", "7"), Map.of()));
+        assertEquals("invalid configuration: leasehold.lease.replicas must be between 1 and 5, got 7", e.getMessage());
+        e = assertThrows(ConfigException.class, () -> read(Map.of(), Map.of("LEASEHOLD_LEASE_REPLICAS", "three")));
+        assertEquals("invalid configuration: leasehold.lease.replicas must be a whole number, got 'three'",
+                e.getMessage());
     }
 
     @Test

@@ -61,6 +61,24 @@ class NatsKvServerLifeTest {
         assertEquals(1001, store.create(record("a", 0)));
     }
 
+    /**
+     * What docs/nats.md says of R1 with the default sync: killing nats-server loses no acknowledged
+     * write (it is in the OS's hands already); only an OS crash or power loss can, which no test here
+     * can stage.
+     */
+    @Test
+    void acknowledgedLeaseWritesSurviveSigkillOfTheServer() throws Exception {
+        long revision = store.create(record("a", 0));
+        for (int i = 0; i < 50; i++) {
+            revision = store.update(record("a", revision), revision);
+        }
+        server.kill(); // at once after the last acknowledgement
+        server.restart();
+        reconnected(server, List.of(bus));
+        assertEquals(revision, store.lastRevision(), "every acknowledged write was kept through SIGKILL");
+        assertEquals(revision, store.read().orElseThrow().revision());
+    }
+
     @Test
     void aWipedStoreStartsRevisionsLowAgainUntilMovedPastTheFloor() throws Exception {
         long taken = store.create(record("a", 0));

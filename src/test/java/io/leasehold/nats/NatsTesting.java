@@ -1,7 +1,14 @@
 package io.leasehold.nats;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.leasehold.lease.Holder;
 import io.leasehold.lease.LeaseRecord;
+import io.leasehold.lease.LeaseStore;
 import io.leasehold.lease.LeaseStoreException;
 import io.leasehold.testing.Await;
 import io.leasehold.testing.NatsServer;
@@ -53,6 +60,31 @@ final class NatsTesting {
         } catch (Exception e) {
             return false;
         }
+    }
+
+    /**
+     * Connects with {@code settings} and does real KV work on the connection: makes a bucket, creates
+     * the lease in it and reads it back. Fails the test when any of it fails.
+     */
+    static void connectAndUseKv(NatsSettings settings) throws Exception {
+        try (NatsBus bus = NatsConnector.connect(settings.withRequestTimeout(REQUEST_TIMEOUT))) {
+            NatsKvLeaseStore store = new NatsKvLeaseStore(bus, uniqueBucket(), "controller");
+            assertTrue(store.ensureBucket(), "the bucket is made");
+            long revision = store.create(record("a", 0));
+            LeaseStore.Versioned read = store.read().orElseThrow();
+            assertEquals(revision, read.revision());
+            assertEquals(record("a", 0), read.record());
+        }
+    }
+
+    /** Connecting with {@code settings} fails: answers the message, which must hold none of {@code secrets}. */
+    static String refused(NatsSettings settings, String... secrets) {
+        IOException e = assertThrows(IOException.class, () -> connectAndUseKv(settings));
+        for (String secret : secrets) {
+            assertFalse(e.getMessage().contains(secret), "a secret in the message: " + e.getMessage());
+        }
+        assertNull(e.getCause(), "no cause to print: jnats' messages name the URLs with their user info");
+        return e.getMessage();
     }
 
     /** A bucket name no other test uses, as jnats' own tests do. */
