@@ -55,6 +55,8 @@ public final class ControllerLease implements LeaseGate {
     private volatile long ownEpoch;
     private volatile Clock.Timer deadline;
     private volatile Clock.Timer due;
+    /** Step thread only: when the first renewal since the last answered one was sent (0: none unanswered). */
+    private long firstUnansweredSentAt;
 
     /**
      * @param steps where steps run (one at a time is ensured here)
@@ -272,6 +274,7 @@ public final class ControllerLease implements LeaseGate {
         try {
             long revision = calls.call(() -> store.update(record, held.revision()), Duration.ofNanos(deadlineAt - sentAt));
             LeaseState renewed = held.renewed(revision, sentAt);
+            firstUnansweredSentAt = 0;
             if (state.compareAndSet(held, renewed)) {
                 ownWrite(revision, held.epoch());
                 armDeadline(renewed);
@@ -282,6 +285,9 @@ public final class ControllerLease implements LeaseGate {
         } catch (LeaseStoreException e) {
             switch (e.kind()) {
                 case INDETERMINATE -> {
+                    if (firstUnansweredSentAt == 0) {
+                        firstUnansweredSentAt = sentAt;
+                    }
                     events.renewalUnanswered(held.epoch(), e.getMessage());
                     if (clock.monotonicNanos() >= deadlineAt) {
                         expire(held);
@@ -307,9 +313,13 @@ public final class ControllerLease implements LeaseGate {
             }
             return;
         }
-        if (seen.isPresent() && seen.get().record().heldBy(me) && seen.get().epoch() == held.epoch()) {
-            if (state.compareAndSet(held, held.atRevision(seen.get().revision()))) {
+        if (seen.isPresent() && seen.get().record().heldBy(me) && seen.get().epoch() == held.epoch()
+                && seen.get().revision() > held.revision() && firstUnansweredSentAt != 0) {
+            LeaseState landed = held.atRevision(seen.get().revision(), firstUnansweredSentAt);
+            firstUnansweredSentAt = 0;
+            if (state.compareAndSet(held, landed)) {
                 ownWrite(seen.get().revision(), held.epoch()); // a renewal whose answer was lost had landed
+                armDeadline(landed);
             }
             return;
         }

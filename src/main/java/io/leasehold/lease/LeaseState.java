@@ -25,9 +25,12 @@ record LeaseState(Mode mode, long epoch, long revision, long sentAtNanos, Instan
         return new LeaseState(Mode.HELD, epoch, newRevision, newSentAtNanos, takenAt);
     }
 
-    /** An earlier write whose answer was lost did land: the deadline still counts from the last one known. */
-    LeaseState atRevision(long newRevision) {
-        return new LeaseState(Mode.HELD, epoch, newRevision, sentAtNanos, takenAt);
+    /**
+     * A renewal whose answer was lost did land: the deadline counts from {@code landedSentAtNanos}, the
+     * send time of the first unanswered renewal (the one that landed was sent no earlier).
+     */
+    LeaseState atRevision(long newRevision, long landedSentAtNanos) {
+        return new LeaseState(Mode.HELD, epoch, newRevision, Math.max(sentAtNanos, landedSentAtNanos), takenAt);
     }
 
     LeaseState lost() {
