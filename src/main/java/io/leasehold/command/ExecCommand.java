@@ -97,7 +97,8 @@ final class ExecCommand {
                 seen = Optional.empty(); // the lease's own first step decides: unleased when nobody holds it
             }
             // Seen naming this very process (a take whose answer was lost): the lease's first step adopts it.
-            if (seen.isPresent() && !seen.get().record().holder().equals(me)) {
+            // A vacancy (released, or reset after a wipe) is nobody's epoch: the lease itself takes or waits.
+            if (seen.isPresent() && !seen.get().record().vacant() && !seen.get().record().holder().equals(me)) {
                 return borrowed(store, seen.get(), readAt, timing);
             }
             Optional<Integer> status = taken(store, me, timing);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.leasehold.lease.LeaseRecord;
 import io.leasehold.lease.LeaseStore;
 import io.leasehold.lease.LeaseStoreException;
 import io.leasehold.nats.NatsBus;
@@ -56,9 +57,18 @@ final class StatusCommand {
             Thread.currentThread().interrupt();
             return 1;
         }
-        said.put("state", seen.isPresent() ? "held" : "free");
+        LeaseRecord.Vacancy vacancy = seen.map(lease -> lease.record().vacancy()).orElse(null);
+        said.put("state", seen.isEmpty() || vacancy == LeaseRecord.Vacancy.RELEASED ? "free"
+                : vacancy == LeaseRecord.Vacancy.RESET ? "reset" : "held");
         said.put("bucket", bucket);
         said.put("key", key);
+        if (vacancy != null) {
+            // Released: taken at once by the next candidate. Reset: taken only after a full duration unchanged.
+            said.put("revision", seen.get().revision());
+            said.put("since", seen.get().record().renewedAt());
+            out.println(json(said));
+            return 0;
+        }
         seen.ifPresent(lease -> {
             said.put("holder", lease.record().holder());
             said.put("epoch", lease.epoch());
