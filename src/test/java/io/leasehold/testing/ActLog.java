@@ -32,6 +32,9 @@ public final class ActLog {
     /** A CMD prefix: TERM ends it at once with status 42. */
     public static final String EXIT_42_ON_TERM = "trap 'exit 42' TERM; ";
 
+    /** The who of a {@link #markTake} line, before the holder's name. */
+    public static final String TAKE = "take-seen:";
+
     private final Path file;
 
     private ActLog(Path file) {
@@ -69,6 +72,22 @@ public final class ActLog {
         return "i=0; while [ $i -lt " + count + " ]; do read up _ < /proc/uptime; echo \"$LEASEHOLD_EPOCH $up "
                 + who + "\" >> '" + file + "'; i=$((i+1)); sleep "
                 + java.math.BigDecimal.valueOf(EVERY.toMillis(), 3).toPlainString() + "; done; ";
+    }
+
+    /**
+     * Records, as an act of {@code epoch} at {@code atMillis}, the moment the test saw a holder take it:
+     * from then on that holder may act, so every act of an earlier epoch must come before it, even
+     * when the holder's own first act comes later (a drain pass starts up to a poll-interval after the
+     * take). The test sees a take a poll after it happened, so the mark is never early.
+     */
+    public void markTake(long epoch, long atMillis, String holder) {
+        String line = epoch + " " + atMillis / 1000 + "." + String.format("%02d", atMillis % 1000 / 10) + " "
+                + TAKE + holder + "\n";
+        try {
+            Files.writeString(file, line, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Every complete line so far (a line being written is left for the next read), in file order. */

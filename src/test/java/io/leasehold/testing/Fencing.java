@@ -83,6 +83,11 @@ public final class Fencing {
         return handovers;
     }
 
+    /** The handover from {@code epoch} to the next epoch that acted, if one did. */
+    public java.util.Optional<Handover> after(long epoch) {
+        return handovers.stream().filter(h -> h.from().epoch() == epoch).findFirst();
+    }
+
     /** The smallest margin of any handover (negative: the worst overlap); empty with fewer than two epochs. */
     public OptionalLong minMarginMillis() {
         return handovers.stream().mapToLong(Handover::marginMillis).min();

@@ -81,7 +81,7 @@ class FencingTest {
     void theShellLoopWritesActsThatParseOnTheTestsClock() throws Exception {
         ActLog log = ActLog.in(dir);
         long before = ActLog.nowMillis();
-        ProcessBuilder sh = new ProcessBuilder("/bin/sh", "-c", log.acts("\"w/$$\"", 3));
+        ProcessBuilder sh = new ProcessBuilder("/bin/sh", "-c", log.acts("w/$$", 3));
         sh.environment().putAll(Map.of("LEASEHOLD_EPOCH", "42"));
         Process p = sh.start();
         assertTrue(p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0);
