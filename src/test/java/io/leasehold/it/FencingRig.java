@@ -207,13 +207,18 @@ final class FencingRig implements AutoCloseable {
      */
     Fencing settledFencing(String context, long old) {
         try {
-            Await.until("nothing acts under epoch " + old + " or below any more", WITHIN,
-                    () -> ActLog.nowMillis() - lastAct(old) >= QUIET.toMillis());
+            awaitQuiet(old);
         } catch (AssertionError stillActing) {
             acts.fencing().assertFenced(context);
             throw new AssertionError(context + ": " + stillActing.getMessage() + "; " + acts.fencing(), stillActing);
         }
         return acts.fencing().assertFenced(context);
+    }
+
+    /** Waits until nothing has acted under an epoch up to {@code old} for a while: its actors stopped. */
+    void awaitQuiet(long old) {
+        Await.until("nothing acts under epoch " + old + " or below any more", WITHIN,
+                () -> ActLog.nowMillis() - lastAct(old) >= QUIET.toMillis());
     }
 
     private long lastAct(long upToEpoch) {

@@ -2,13 +2,9 @@ package io.leasehold.it;
 
 import static io.leasehold.it.FencingRig.WITHIN;
 import static io.leasehold.it.LeaseCluster.START;
-import static io.leasehold.it.LeaseCluster.lease;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.leasehold.it.FencingRig.Timing;
-import io.leasehold.it.LeaseCluster.Lease;
-import io.leasehold.testing.ActLog;
-import io.leasehold.testing.ActLog.Act;
 import io.leasehold.testing.FaultRounds;
 import io.leasehold.testing.ServiceProcess;
 import io.leasehold.testing.TcpProxy;
@@ -55,28 +51,14 @@ class LeaseCutOffHolderFaultIT {
         List<ServiceProcess> live = new ArrayList<>(List.of(rig.serve("a"), rig.serve("b")));
         live.forEach(p -> p.awaitReady(START));
         for (int round = 1; round <= FaultRounds.fencing(); round++) {
-            ServiceProcess holder = LeaseCluster.awaitOneHolder(live, WITHIN);
-            ServiceProcess other = live.stream().filter(p -> p != holder).findFirst().orElseThrow();
-            long epoch = lease(holder).epoch();
-            rig.keepPending(2);
-            rig.awaitActUnder(holder + " acts under epoch " + epoch, e -> e == epoch);
-
-            FencingRig.awaitRenewal(holder);
-            long faultAt = ActLog.nowMillis();
-            fault.accept(rig.proxyOf(holder));
-            Lease taken = rig.awaitTaken(other, epoch);
-            long takenAt = ActLog.nowMillis();
-            Act first = rig.awaitActUnder(other + " acts under epoch " + taken.epoch(), e -> e == taken.epoch());
-
+            FencedFailover.Figures f = FencedFailover.once(rig, live, holder -> fault.accept(rig.proxyOf(holder)));
             String context = "round " + round + ", holder " + how;
-            long margin = rig.settledFencing(context, epoch).after(epoch).orElseThrow().marginMillis();
-            System.out.printf("cut-off (%s) round %d: epoch %d -> %d, taken %d ms after the fault, first act %d ms "
-                    + "after it, margin %d ms%n", how, round, epoch, taken.epoch(), takenAt - faultAt,
-                    first.atMillis() - faultAt, margin);
-            assertEquals(3, holder.awaitExit(WITHIN), context + ": a holder that lost its lease exits 3:\n"
-                    + holder.logText());
+            System.out.printf("cut-off (%s) round %d: %s%n", how, round, f);
+            f.fencing().assertFenced(context);
+            assertEquals(3, f.holder().awaitExit(WITHIN), context + ": a holder that lost its lease exits 3:\n"
+                    + f.holder().logText());
 
-            live.remove(holder);
+            live.remove(f.holder());
             live.add(rig.serve("r" + round).awaitReady(START));
         }
         rig.report("cut-off holder (" + how + ")");
