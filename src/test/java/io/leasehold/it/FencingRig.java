@@ -195,6 +195,10 @@ final class FencingRig implements AutoCloseable {
     static void awaitRenewal(ServiceProcess holder) {
         String before = renewedAt(holder);
         Await.until(holder.name() + " renews the lease", WITHIN, () -> {
+            if (!holder.isAlive()) {
+                throw new AssertionError(holder + " lost the lease before any fault (exit " + holder.awaitExit(WITHIN)
+                        + "): it did not renew in time on its own:\n" + holder.logText());
+            }
             String now = renewedAt(holder);
             return now != null && !now.equals(before);
         });

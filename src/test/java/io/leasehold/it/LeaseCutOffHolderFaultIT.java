@@ -12,8 +12,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 9, scenario 2: the holder's connection to NATS is taken away by a {@link TcpProxy} right after
@@ -27,14 +27,9 @@ class LeaseCutOffHolderFaultIT {
 
     static final Timing TIMING = new Timing(Duration.ofSeconds(3), Duration.ofSeconds(2), Duration.ofMillis(2500));
 
+    @RegisterExtension
+    final FencingRigs rigs = new FencingRigs();
     private FencingRig rig;
-
-    @AfterEach
-    void close() {
-        if (rig != null) {
-            rig.close();
-        }
-    }
 
     @Test
     void aBlackholedHolderStopsActingBeforeTheNextHolderActs() {
@@ -47,7 +42,7 @@ class LeaseCutOffHolderFaultIT {
     }
 
     private void rounds(String how, Consumer<TcpProxy> fault) {
-        rig = new FencingRig("cut-off-" + how, TIMING);
+        rig = rigs.start("cut-off-" + how, TIMING);
         List<ServiceProcess> live = new ArrayList<>(List.of(rig.serve("a"), rig.serve("b")));
         live.forEach(p -> p.awaitReady(START));
         for (int round = 1; round <= FaultRounds.fencing(); round++) {

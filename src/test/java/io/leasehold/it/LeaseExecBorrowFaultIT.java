@@ -12,8 +12,8 @@ import io.leasehold.testing.FaultRounds;
 import io.leasehold.testing.LeaseCommandProcess;
 import io.leasehold.testing.ServiceProcess;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 9, scenario 4: {@code lease exec} borrows the epoch of a serving holder, its CMD acting in a
@@ -24,18 +24,12 @@ import org.junit.jupiter.api.Test;
  */
 class LeaseExecBorrowFaultIT {
 
-    private FencingRig rig;
-
-    @AfterEach
-    void close() {
-        if (rig != null) {
-            rig.close();
-        }
-    }
+    @RegisterExtension
+    final FencingRigs rigs = new FencingRigs();
 
     @Test
     void aBorrowedEpochStopsActingBeforeTheNextHolderTakesOver() {
-        rig = new FencingRig("exec-borrow", FencingRig.Timing.SHORT);
+        FencingRig rig = rigs.start("exec-borrow", FencingRig.Timing.SHORT);
         ServiceProcess holder = rig.serve("h").awaitReady(START);
         for (int round = 1; round <= FaultRounds.fencing(); round++) {
             long epoch = FencingRig.awaitHeld(holder, 0).epoch();

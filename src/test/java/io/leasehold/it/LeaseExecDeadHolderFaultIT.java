@@ -12,8 +12,8 @@ import io.leasehold.testing.LeaseCommandProcess;
 import io.leasehold.testing.ServiceProcess;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 9, scenario 5: the service holding the lease is SIGKILLed while it acts, and {@code lease exec}
@@ -25,18 +25,12 @@ import org.junit.jupiter.api.Test;
  */
 class LeaseExecDeadHolderFaultIT {
 
-    private FencingRig rig;
-
-    @AfterEach
-    void close() {
-        if (rig != null) {
-            rig.close();
-        }
-    }
+    @RegisterExtension
+    final FencingRigs rigs = new FencingRigs();
 
     @Test
     void afterTheHolderIsKilledTheCommandTakesAFreshEpochAndRunsCmdToItsEnd() {
-        rig = new FencingRig("exec-dead-holder", FencingRig.Timing.SHORT);
+        FencingRig rig = rigs.start("exec-dead-holder", FencingRig.Timing.SHORT);
         int actsOfCmd = (int) (rig.timing.duration().multipliedBy(2).toMillis() / ActLog.EVERY.toMillis());
         long last = 0;
         for (int round = 1; round <= FaultRounds.fencing(); round++) {

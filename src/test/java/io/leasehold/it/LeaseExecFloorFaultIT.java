@@ -16,9 +16,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 9, scenario 7: the epoch floor of {@code lease exec}. A service on a spool whose floor says 500
@@ -35,24 +35,21 @@ class LeaseExecFloorFaultIT {
     private static final long FLOOR = 500;
     private static final int ACTS = 20;
 
+    @RegisterExtension
+    final FencingRigs rigs = new FencingRigs();
     private FencingRig rig;
     private ServiceProcess service;
     private long serviceEpoch;
 
     @BeforeEach
     void serviceOnAFloorOf500() throws IOException {
-        rig = new FencingRig("exec-floor", FencingRig.Timing.SHORT);
+        rig = rigs.start("exec-floor", FencingRig.Timing.SHORT);
         Path floor = Files.createDirectories(rig.cluster.spool.spoolDir().resolve("lease")).resolve("epoch-floor");
         Files.writeString(floor, FLOOR + "\n");
         service = rig.serve("s").awaitReady(START);
         serviceEpoch = FencingRig.awaitHeld(service, FLOOR).epoch();
         rig.keepPending(2);
         rig.awaitActUnder("the service acts under epoch " + serviceEpoch, e -> e == serviceEpoch);
-    }
-
-    @AfterEach
-    void close() {
-        rig.close();
     }
 
     @Test

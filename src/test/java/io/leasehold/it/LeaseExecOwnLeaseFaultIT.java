@@ -17,8 +17,8 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.function.Consumer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 9, scenario 3: {@code lease exec} takes the lease for its own run (nobody holds it), its CMD
@@ -33,14 +33,9 @@ class LeaseExecOwnLeaseFaultIT {
     /** What a command may take to exit once CMD has: its own JVM's shutdown, well under the grace. */
     private static final Duration EXITS_WITHIN = Duration.ofSeconds(1);
 
+    @RegisterExtension
+    final FencingRigs rigs = new FencingRigs();
     private FencingRig rig;
-
-    @AfterEach
-    void close() {
-        if (rig != null) {
-            rig.close();
-        }
-    }
 
     @Test
     void aCommandThatIgnoresTermIsKilledBeforeTheNextHolderActs() {
@@ -53,7 +48,7 @@ class LeaseExecOwnLeaseFaultIT {
     }
 
     private void rounds(String how, String term, Consumer<TcpProxy> fault, int status) {
-        rig = new FencingRig("exec-own-" + how, FencingRig.Timing.SHORT);
+        rig = rigs.start("exec-own-" + how, FencingRig.Timing.SHORT);
         ServiceProcess previous = null;
         for (int round = 1; round <= FaultRounds.fencing(); round++) {
             if (previous != null) {

@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.BiConsumer;
 import java.util.function.ToLongFunction;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Benchmark, not a test (run with -Pbenchmark): the fencing margin of the controller lease — the next
@@ -26,14 +26,8 @@ class LeaseFencingBenchmark {
 
     private static final int ROUNDS = 10;
 
-    private FencingRig rig;
-
-    @AfterEach
-    void close() {
-        if (rig != null) {
-            rig.close();
-        }
-    }
+    @RegisterExtension
+    final FencingRigs rigs = new FencingRigs();
 
     @Test
     void fencingMarginAndFailoverTime() {
@@ -47,7 +41,7 @@ class LeaseFencingBenchmark {
     }
 
     private String measure(String fault, FencingRig.Timing timing, BiConsumer<FencingRig, ServiceProcess> apply) {
-        rig = new FencingRig("fencing-bench-" + fault, timing);
+        FencingRig rig = rigs.start("fencing-bench-" + fault, timing);
         List<ServiceProcess> live = new ArrayList<>(List.of(rig.serve("a"), rig.serve("b")));
         live.forEach(p -> p.awaitReady(LeaseCluster.START));
         List<Figures> rounds = new ArrayList<>();
@@ -59,8 +53,7 @@ class LeaseFencingBenchmark {
             live.remove(f.holder());
             live.add(rig.serve("r" + round).awaitReady(LeaseCluster.START));
         }
-        rig.close();
-        rig = null;
+        rig.close(); // the next fault's rig starts on a quiet machine (closing twice is harmless)
         long overlaps = rounds.stream().filter(f -> f.marginToTake() <= 0).count();
         return String.format(Locale.ROOT, "  %-9s (%s): margin to the take %s, to the first act %s; failover to the "
                 + "take %s, to the first act %s; %d of %d rounds not fenced", fault, timing,

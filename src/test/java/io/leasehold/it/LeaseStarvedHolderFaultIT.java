@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 9, scenario 1: 250 uploads that stall mid-body, as many of them streaming as the service
@@ -38,19 +39,17 @@ class LeaseStarvedHolderFaultIT {
             "leasehold.item.max-uploads", "91");
 
     private final List<Socket> stalled = new ArrayList<>();
-    private FencingRig rig;
+    @RegisterExtension
+    final FencingRigs rigs = new FencingRigs();
 
     @AfterEach
-    void close() {
+    void closeUploads() {
         RawClients.closeAll(stalled);
-        if (rig != null) {
-            rig.close();
-        }
     }
 
     @Test
     void aHolderStarvedByStalledUploadsStopsActingBeforeTheNextHolderActs() throws IOException {
-        rig = new FencingRig("starved", FencingRig.Timing.SHORT);
+        FencingRig rig = rigs.start("starved", FencingRig.Timing.SHORT);
         List<ServiceProcess> live = new ArrayList<>(List.of(rig.serve("a", MOST_UPLOADS),
                 rig.serve("b", MOST_UPLOADS)));
         live.forEach(p -> p.awaitReady(START));

@@ -19,8 +19,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 9, scenario 6: the NATS store is wiped (stopped, its data deleted, started empty) under a holder
@@ -38,14 +38,9 @@ class LeaseWipeCandidatesFaultIT {
     static final FencingRig.Timing TIMING = new FencingRig.Timing(Duration.ofSeconds(4), Duration.ofSeconds(2),
             Duration.ofSeconds(3));
 
+    @RegisterExtension
+    final FencingRigs rigs = new FencingRigs();
     private FencingRig rig;
-
-    @AfterEach
-    void close() {
-        if (rig != null) {
-            rig.close();
-        }
-    }
 
     @Test
     void aWipeUnderAHolderAndTwoCandidatesGivesOneNextHolderAfterAFullDuration() {
@@ -58,7 +53,7 @@ class LeaseWipeCandidatesFaultIT {
     }
 
     private void rounds(boolean withExec) {
-        rig = new FencingRig(withExec ? "wipe-three" : "wipe-two", TIMING);
+        rig = rigs.start(withExec ? "wipe-three" : "wipe-two", TIMING);
         // One after another: their ticks then fall on different seconds (see above), at random.
         List<ServiceProcess> live = new ArrayList<>();
         for (String name : List.of("a", "b", "c")) {
