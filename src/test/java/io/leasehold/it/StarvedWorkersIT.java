@@ -9,7 +9,6 @@ import io.leasehold.testing.ServiceProcess;
 import io.leasehold.testing.SharedSpool;
 import io.leasehold.testing.SharedSpool.Run;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -60,15 +59,9 @@ class StarvedWorkersIT {
 
         long renewalsBefore = (long) a.metric("leasehold_renewals_total", "");
         long stallStart = System.nanoTime();
+        clients.addAll(RawClients.stall(a.port(), STALLED, "stalled-"));
         List<InputStream> answers = new ArrayList<>();
-        for (int i = 0; i < STALLED; i++) {
-            Socket s = new Socket("127.0.0.1", a.port());
-            s.setSoTimeout(30_000);
-            clients.add(s);
-            OutputStream out = s.getOutputStream();
-            out.write(RawClients.postHead("/items?id=stalled-" + i, 65536));
-            out.write(new byte[1024]); // the start of the body, then nothing more
-            out.flush();
+        for (Socket s : clients) {
             answers.add(s.getInputStream());
         }
         ServiceProcess b = start("b");

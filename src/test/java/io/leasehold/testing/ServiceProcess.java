@@ -230,7 +230,12 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** SIGKILL to a whole process group, e.g. handler processes a killed instance left behind. */
     public static void killGroup(long pgid) {
-        sendSignal("KILL", "-" + pgid);
+        signalGroup("KILL", pgid);
+    }
+
+    /** Any signal (STOP, CONT, KILL ...) to a whole process group. */
+    public static void signalGroup(String signal, long pgid) {
+        sendSignal(signal, "-" + pgid);
     }
 
     private static void sendSignal(String signal, String target) {

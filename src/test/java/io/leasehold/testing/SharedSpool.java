@@ -191,13 +191,15 @@ public final class SharedSpool {
      * of a SIGKILLed instance kills them, but a test that fails half-way must not leave any behind.
      */
     public void killLeftoverAttempts() {
+        running().forEach(start -> ServiceProcess.killGroup(start.pid()));
+    }
+
+    /** The start lines of attempts that never logged their end and whose shell still leads its group. */
+    public List<Run> running() {
         List<Run> runs = runs();
-        for (Run start : runs) {
-            boolean ended = runs.stream().anyMatch(r -> r.kind().equals("end") && r.pid() == start.pid());
-            if (start.kind().equals("start") && !ended && isGroupLeader(start.pid())) {
-                ServiceProcess.killGroup(start.pid());
-            }
-        }
+        return runs.stream().filter(start -> start.kind().equals("start")
+                && runs.stream().noneMatch(r -> r.kind().equals("end") && r.pid() == start.pid())
+                && isGroupLeader(start.pid())).toList();
     }
 
     /** Still running and the leader of its own process group, as the handler's shell is. */
