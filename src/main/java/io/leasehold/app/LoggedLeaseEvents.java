@@ -54,7 +54,7 @@ public final class LoggedLeaseEvents implements LeaseEvents {
 
     @Override
     public void floorUnusable(String why) {
-        LOG.errorf("not taking the controller lease: %s", why);
+        LOG.error(why);
     }
 
     @Override

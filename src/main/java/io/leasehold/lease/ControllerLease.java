@@ -279,6 +279,7 @@ public final class ControllerLease implements LeaseGate {
                 ownWrite(revision, held.epoch());
                 armDeadline(renewed);
                 standing = standing.with("held", held.epoch(), me, record.renewedAt(), "held by this instance");
+                recordRevision(revision);
             } else if (state.get().is(LeaseState.Mode.RELEASED)) {
                 ownWrite(revision, held.epoch()); // the release queued after this step gives it back
             }
@@ -343,9 +344,24 @@ public final class ControllerLease implements LeaseGate {
 
     private void floorUnusable(IOException e) {
         // Without the floor on record a later epoch could go backwards: do not act.
-        String why = "the epoch floor in the spool is unusable: " + e.getMessage();
+        String why = "not taking the controller lease: the epoch floor in the spool is unusable: " + e.getMessage();
         standing = standing.with("waiting", 0, null, null, why);
         events.floorUnusable(why);
+    }
+
+    /**
+     * The floor also records each renewal's revision: after a wipe the revisions are moved past it, so
+     * the reset mark can never land at the revision this holder's next renewal expects (which would let
+     * that renewal overwrite the mark and the holding silently survive the reset). Failing to record it
+     * costs only that; the holding goes on.
+     */
+    private void recordRevision(long revision) {
+        try {
+            resets.issued(revision);
+        } catch (IOException e) {
+            events.floorUnusable("the epoch floor could not record revision " + revision + " (" + e.getMessage()
+                    + "): after a wipe of the store this holding might outlive the reset");
+        }
     }
 
     private void ownWrite(long revision, long epoch) {

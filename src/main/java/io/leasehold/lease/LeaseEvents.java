@@ -21,7 +21,7 @@ public interface LeaseEvents {
     /** A renewal did not answer in time; the deadline may still be met by the next one. */
     void renewalUnanswered(long epoch, String why);
 
-    /** The epoch floor cannot be read or raised: the lease is not taken (epochs could go backwards). */
+    /** The epoch floor cannot be read or raised: the lease is not taken (epochs could go backwards), or a renewal not recorded. */
     void floorUnusable(String why);
 
     /** Lost for good: stop every act now, KILL what still runs by {@link Loss#killAtNanos()}. */

@@ -5,8 +5,8 @@ import java.io.IOException;
 import java.time.Duration;
 
 /**
- * Keeps epochs from going backwards when the store loses its data: the highest epoch ever issued is
- * kept apart (the {@link EpochFloor}, in the spool), a store found behind it has its revisions moved
+ * Keeps epochs from going backwards when the store loses its data: the highest revision a holder
+ * ever wrote — its epoch, and each renewal — is kept apart (the {@link EpochFloor}, in the spool), a store found behind it has its revisions moved
  * past it, and an empty key while epochs were issued is marked reset in the store itself. The mark is
  * what every candidate — any process, any lease object — sees, so each waits a full duration after
  * a reset, however many candidates there are and whichever of them moved the revisions.
@@ -39,7 +39,7 @@ final class StoreResets {
         }
         calls.call(() -> store.moveRevisionsPast(highest), bound);
         return new Standing.Reset(clock.now(), storeAt, highest, "the lease store was at revision " + storeAt
-                + " while epoch " + highest + " was already issued (its data was wiped or replaced); its revisions"
+                + " while a holder had already written revision " + highest + " (its data was wiped or replaced); its revisions"
                 + " were moved past " + highest + " so epochs never go backwards");
     }
 

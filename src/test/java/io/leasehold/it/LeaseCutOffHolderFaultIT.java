@@ -25,7 +25,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class LeaseCutOffHolderFaultIT {
 
-    static final Timing TIMING = new Timing(Duration.ofSeconds(3), Duration.ofSeconds(2), Duration.ofMillis(2500));
+    static final Timing TIMING = new Timing(Duration.ofMillis(3500), Duration.ofSeconds(2), Duration.ofMillis(2500));
 
     @RegisterExtension
     final FencingRigs rigs = new FencingRigs();

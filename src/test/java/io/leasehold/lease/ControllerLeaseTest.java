@@ -223,7 +223,7 @@ class ControllerLeaseTest {
         assertTrue(after > before, after + " > " + before);
         Standing.Reset reset = c.lease.standing().reset();
         assertNotNull(reset, "the reset is reported");
-        assertEquals(before, reset.floor());
+        assertTrue(reset.floor() >= before, "the floor holds the holder's last revision, at least its epoch");
         assertNull(a.lease.standing().reset());
     }
 }

@@ -274,6 +274,21 @@ class LeaseStateMachineTest {
     }
 
     @Test
+    void aHolderNeverOutlivesAResetEvenWhenItsNextRevisionIsTheMarks() throws Exception {
+        Node a = new Node("a");
+        a.step(); // epoch 1 at revision 1
+        a.clock.advance(TIMING.renewEvery()); // renewed at revision 2: its next update expects 2
+        store.wipe();
+        Node b = new Node("b");
+        b.step(); // moves past the floor and marks the key: were the floor 1, the mark would be revision 2
+        long mark = store.read().orElseThrow().revision();
+        assertTrue(mark > 2, "the floor recorded the renewal's revision too: mark at " + mark);
+        a.step();
+        assertEquals("lost", a.mode(), "its renewal conflicts with the mark instead of overwriting it");
+        assertEquals(LeaseRecord.Vacancy.RESET, store.read().orElseThrow().record().vacancy());
+    }
+
+    @Test
     void anEmptyKeyAfterEpochsWereIssuedIsTreatedAsAReset() throws Exception {
         Node a = new Node("a");
         a.step();
