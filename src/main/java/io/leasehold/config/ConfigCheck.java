@@ -73,10 +73,7 @@ public final class ConfigCheck {
                 .map(OptionalInt::of).orElse(OptionalInt.empty());
     }
 
-    /**
-     * Clients may never make the service use the descriptors it keeps for itself: run out, and a class
-     * first needed then can wedge the class loader for good ({@link DescriptorBudget}).
-     */
+    /** Clients may never take the descriptors the service keeps for its own work ({@link DescriptorBudget}). */
     private void connectionsFit(LeaseholdConfig c, long limit, OptionalInt maxConnections) {
         DescriptorBudget budget = new DescriptorBudget(limit, c.drain().concurrency());
         if (budget.connections() < 1) {

@@ -2,16 +2,15 @@ package io.leasehold.config;
 
 /**
  * What a process allowed {@code limit} open files can give HTTP connections and uploads once it has kept
- * its reserve. Running out is never a clean error here: a class first loaded while no descriptor is free
- * can wedge Quarkus' fast-jar class loader for good (README, "Descriptor limit"), so the service caps
- * what clients can make it open instead.
+ * its reserve, so that clients cannot make it open so much that its own work (starting a command,
+ * reading a payload, writing an outcome) finds no descriptor free (README, "Descriptor limit").
  */
 public record DescriptorBudget(long limit, int concurrency) {
 
     /**
-     * The service's own, whatever its clients do: about 40 open at rest (the JVM, the boot jars, the
-     * jars the class loader keeps open, event loops, the directory watch, stdio), plus room for jars
-     * reopened to load a class, NATS reconnecting, logging and the spool's housekeeping.
+     * The service's own, whatever its clients do: about 20 open at rest (the JVM and its one jar, event
+     * loops, the directory watch, the exec watchdog's pipe, stdio), plus room for NATS reconnecting,
+     * logging, the spool's housekeeping and connections accepted in a burst before the cap refuses them.
      */
     static final int BASE_RESERVE = 64;
     /** One attempt of the drain: an exec child's pipes and temporary files while it starts, or an http socket. */
