@@ -7,6 +7,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.Set;
 import org.eclipse.microprofile.config.ConfigProvider;
 
@@ -33,9 +35,19 @@ public final class ConfigCheck {
 
     /** As {@link #require(LeaseholdConfig)}, for a worker pool of {@code workerThreads} threads. */
     public static void require(LeaseholdConfig config, int workerThreads) {
+        require(config, workerThreads, OpenFilesLimit.current(), maxConnections());
+    }
+
+    /**
+     * As {@link #require(LeaseholdConfig, int)}, for a process allowed {@code openFiles} descriptors (empty:
+     * not known) whose HTTP server takes at most {@code maxConnections} connections (empty: no cap).
+     */
+    public static void require(LeaseholdConfig config, int workerThreads, OptionalLong openFiles,
+            OptionalInt maxConnections) {
         ConfigCheck check = new ConfigCheck();
         check.all(config);
         check.uploadsFit(config, workerThreads);
+        openFiles.ifPresent(limit -> check.connectionsFit(config, limit, maxConnections));
         if (!check.problems.isEmpty()) {
             throw new InvalidConfigException(String.join("; ", check.problems));
         }
@@ -55,6 +67,30 @@ public final class ConfigCheck {
                     + "the drain: at most quarkus.thread-pool.max-threads (" + workerThreads
                     + ") - leasehold.drain.concurrency (" + c.drain().concurrency() + ") - " + SPARE_WORKERS
                     + " = " + most);
+        }
+    }
+
+    /** {@code quarkus.http.limits.max-connections}: derived by {@link DescriptorDefaults} unless set. */
+    static OptionalInt maxConnections() {
+        return ConfigProvider.getConfig().getOptionalValue(DescriptorDefaults.MAX_CONNECTIONS, Integer.class)
+                .map(OptionalInt::of).orElse(OptionalInt.empty());
+    }
+
+    /** Clients may never take the descriptors the service keeps for its own work ({@link DescriptorBudget}). */
+    private void connectionsFit(LeaseholdConfig c, long limit, OptionalInt maxConnections) {
+        DescriptorBudget budget = new DescriptorBudget(limit, c.drain().concurrency());
+        if (budget.connections() < 1) {
+            problem(DescriptorDefaults.CONCURRENCY, "(" + c.drain().concurrency() + ") leaves no descriptors for HTTP"
+                    + " connections under this process's open-files limit (ulimit -n " + limit + "): the reserve is "
+                    + budget.reserveText() + "; raise the limit to at least "
+                    + (budget.reserve() + DescriptorBudget.PER_CONNECTION) + " or lower the concurrency");
+        } else if (maxConnections.isEmpty() || maxConnections.getAsInt() > budget.connections()) {
+            String most = "at most (open files " + limit + " - reserve " + budget.reserveText() + ") / "
+                    + DescriptorBudget.PER_CONNECTION + " per connection = " + budget.connections();
+            problem(DescriptorDefaults.MAX_CONNECTIONS, maxConnections.isEmpty()
+                    ? "is unset (no cap), so clients could take every descriptor: " + most
+                    : "(" + maxConnections.getAsInt() + ") leaves the service too few descriptors: " + most
+                            + " (unset, that is the default)");
         }
     }
 

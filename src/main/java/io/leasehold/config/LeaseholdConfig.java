@@ -12,6 +12,9 @@ import java.util.Optional;
 @ConfigMapping(prefix = "leasehold")
 public interface LeaseholdConfig {
 
+    /** Also read before this mapping exists, to derive the descriptor budget ({@link DescriptorDefaults}). */
+    String DEFAULT_CONCURRENCY = "4";
+
     SpoolConfig spool();
 
     ClaimConfig claim();
@@ -54,7 +57,7 @@ public interface LeaseholdConfig {
     }
 
     interface DrainConfig {
-        @WithDefault("4")
+        @WithDefault(DEFAULT_CONCURRENCY)
         int concurrency();
 
         @WithDefault("1s")
@@ -125,8 +128,11 @@ public interface LeaseholdConfig {
         @WithDefault("1M")
         MemorySize maxBytes();
 
-        /** Uploads streaming at once; more are answered 503, so they never take every worker thread. */
-        @WithDefault("64")
+        /**
+         * Uploads streaming at once; more are answered 503, so they never take every worker thread. Unset,
+         * the descriptor budget's ({@link DescriptorDefaults}), 64 when descriptors are plenty.
+         */
+        @WithDefault("" + DescriptorBudget.MOST_UPLOADS)
         int maxUploads();
 
         /** An upload that has not finished in this time is answered 408 and nothing is kept. */

@@ -15,6 +15,8 @@ import io.smallrye.config.SmallRyeConfigBuilder;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -123,6 +125,32 @@ class ConfigCheckTest {
         assertTrue(refused.getMessage().contains("leasehold.item.max-uploads (64) must leave worker threads for the "
                 + "drain: at most quarkus.thread-pool.max-threads (16) - leasehold.drain.concurrency (4) - 8 = 4"),
                 refused.getMessage());
+    }
+
+    @Test
+    void connectionsMustLeaveTheServiceItsReserveOfDescriptors() {
+        LeaseholdConfig twoAtOnce = config(Map.of("leasehold.drain.concurrency", "2"));
+        assertDoesNotThrow(() -> ConfigCheck.require(twoAtOnce, 200, OptionalLong.of(128), OptionalInt.of(16)),
+                "the derived cap under ulimit -n 128");
+        assertDoesNotThrow(() -> ConfigCheck.require(twoAtOnce, 200, OptionalLong.empty(), OptionalInt.empty()),
+                "an unknown limit holds nothing against the cap");
+        ConfigCheck.InvalidConfigException tooMany = assertThrows(ConfigCheck.InvalidConfigException.class,
+                () -> ConfigCheck.require(twoAtOnce, 200, OptionalLong.of(128), OptionalInt.of(17)));
+        assertTrue(tooMany.getMessage().contains("quarkus.http.limits.max-connections (17) leaves the service too few"
+                + " descriptors: at most (open files 128 - reserve 64 + 8 × leasehold.drain.concurrency = 80) / 3 per"
+                + " connection = 16"), tooMany.getMessage());
+        ConfigCheck.InvalidConfigException uncapped = assertThrows(ConfigCheck.InvalidConfigException.class,
+                () -> ConfigCheck.require(twoAtOnce, 200, OptionalLong.of(128), OptionalInt.empty()));
+        assertTrue(uncapped.getMessage().contains("quarkus.http.limits.max-connections is unset"), uncapped.getMessage());
+    }
+
+    @Test
+    void aLimitBelowTheReserveIsRefusedNamingTheConcurrency() {
+        ConfigCheck.InvalidConfigException refused = assertThrows(ConfigCheck.InvalidConfigException.class,
+                () -> ConfigCheck.require(config(Map.of()), 200, OptionalLong.of(64), OptionalInt.of(1)));
+        assertTrue(refused.getMessage().contains("leasehold.drain.concurrency (4) leaves no descriptors for HTTP"
+                + " connections under this process's open-files limit (ulimit -n 64): the reserve is 64 + 8 ×"
+                + " leasehold.drain.concurrency = 96; raise the limit to at least 99"), refused.getMessage());
     }
 
     @Test
