@@ -41,6 +41,7 @@ public class LeaseService {
     private volatile ControllerLease lease;
     private volatile Standing before = Standing.noBus();
     private volatile NatsBus bus;
+    private boolean stopped;
     private volatile LeaseTiming timing;
     private volatile Clock.Ticks ticks;
     private volatile Consumer<LeaseEvents.Loss> whenLost = loss -> { };
@@ -123,7 +124,15 @@ public class LeaseService {
                 .chain(() -> lease == null ? Uni.createFrom().voidItem() : lease.tick());
     }
 
-    private void connect() {
+    /**
+     * One connect at a time, and none after stop: a first step still connecting when the ticks begin
+     * must not make a second lease object (it would adopt the first one's take, and the orphan's
+     * deadline would later fire a false loss).
+     */
+    private synchronized void connect() {
+        if (lease != null || stopped) {
+            return;
+        }
         NatsSettings settings = settings();
         try {
             bus = NatsConnector.connect(settings);
@@ -153,6 +162,9 @@ public class LeaseService {
         Clock.Ticks running = ticks;
         if (running != null) {
             running.close();
+        }
+        synchronized (this) { // waits for a connect under way; none starts afterwards
+            stopped = true;
         }
         ControllerLease current = lease;
         if (current != null) {

@@ -63,23 +63,33 @@ public final class ExecHandler implements Handler, AutoCloseable {
 
     @Override
     public Uni<Outcome> handle(WorkItem item) {
+        // An attempt cancelled while it waited for a worker (the lease lost under a starved pool) must not
+        // start its command late: the go is the act, and it would carry an epoch that is no longer valid.
+        AtomicBoolean cancelled = new AtomicBoolean();
         return Uni.createFrom().<Outcome>emitter(emitter -> {
+            if (cancelled.get()) {
+                return;
+            }
             Run run;
             try {
-                run = start(item);
+                run = start(item, cancelled);
             } catch (IOException e) {
                 emitter.complete(Outcome.retry("could not start the command: " + e.getMessage()));
                 return;
+            }
+            if (run == null) {
+                return; // cancelled before its go: nothing ran
             }
             emitter.onTermination(run::stopUnlessExited);
             run.process.onExit().whenComplete((exited, error) -> {
                 children.deregister(run.process.pid());
                 emitter.complete(run.outcome());
             });
-        }).runSubscriptionOn(workers);
+        }).runSubscriptionOn(workers).onCancellation().invoke(() -> cancelled.set(true));
     }
 
-    private Run start(WorkItem item) throws IOException {
+    /** Null when the attempt was cancelled before the command's go: the wrapper is ended, nothing ran. */
+    private Run start(WorkItem item, AtomicBoolean cancelled) throws IOException {
         Path stdin = Files.createTempFile("leasehold-stdin-", ".bin");
         Path stderr = Files.createTempFile("leasehold-stderr-", ".txt");
         try {
@@ -101,6 +111,13 @@ public final class ExecHandler implements Handler, AutoCloseable {
             } catch (IOException | RuntimeException e) {
                 process.destroyForcibly(); // still waiting for its go: nothing ran
                 throw e;
+            }
+            if (cancelled.get()) {
+                children.deregister(process.pid());
+                process.destroyForcibly(); // still waiting for its go: nothing ran
+                Files.deleteIfExists(stdin);
+                Files.deleteIfExists(stderr);
+                return null;
             }
             try (OutputStream go = process.getOutputStream()) {
                 go.write(GO);

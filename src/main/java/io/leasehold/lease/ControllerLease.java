@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -57,6 +58,17 @@ public final class ControllerLease implements LeaseGate {
     private volatile Clock.Timer due;
     /** Step thread only: when the first renewal since the last answered one was sent (0: none unanswered). */
     private long firstUnansweredSentAt;
+    /** Step thread only: when a live entry of another holder was last seen in a new form (NEVER: not seen). */
+    private long liveChangedAtNanos = NEVER;
+    private static final long NEVER = Long.MIN_VALUE;
+    /** Until when a waiting instance may act under the holder's epoch it read: renew-deadline after that read was sent. */
+    private volatile long borrowedUntilNanos;
+    /** A take whose answer was lost may have landed: a release looks for it. */
+    private volatile boolean takeUnanswered;
+    /** What standing() says once lost, whatever a step still finishing writes. */
+    private volatile Standing lostStanding;
+    private final AtomicBoolean recording = new AtomicBoolean();
+    private final Executor callThreads;
 
     /**
      * @param steps where steps run (one at a time is ensured here)
@@ -69,13 +81,15 @@ public final class ControllerLease implements LeaseGate {
         this.timing = timing;
         this.me = me;
         this.calls = new BoundedCalls(calls);
+        this.callThreads = calls;
         this.resets = new StoreResets(store, floor, this.calls, clock, me);
         this.steps = new SerialSteps(steps);
         this.events = events;
     }
 
     public Standing standing() {
-        return standing;
+        Standing lost = lostStanding;
+        return lost != null ? lost : standing;
     }
 
     /** One step of the state machine: what the renew-every tick runs. Completes when it has run. */
@@ -111,17 +125,26 @@ public final class ControllerLease implements LeaseGate {
                 throw new ActRefused("the controller lease was given back at shutdown");
             default:
                 Standing seen = standing;
-                if (seen.holder() != null && seen.epoch() > 0) {
+                if (borrowable(seen)) {
                     return seen.epoch(); // acting beside the holder, under its epoch as last read
                 }
-                throw new ActRefused("nobody holds the controller lease yet: " + seen.reason());
+                throw new ActRefused("nobody holds the controller lease, or its holder was not read lately: "
+                        + seen.reason());
         }
     }
 
     /** Whether an act would pass the gate now (without the side effects of asking). */
     public boolean canAct() {
         LeaseState now = state.get();
-        return leads(now) || (now.is(LeaseState.Mode.WAITING) && standing.holder() != null && standing.epoch() > 0);
+        return leads(now) || (now.is(LeaseState.Mode.WAITING) && borrowable(standing));
+    }
+
+    /**
+     * A waiting instance acts beside the holder under the epoch it read, but only for renew-deadline
+     * after that read was sent — the holder's own limit — so a read that hangs stops the borrowing.
+     */
+    private boolean borrowable(Standing seen) {
+        return seen.holder() != null && seen.epoch() > 0 && clock.monotonicNanos() < borrowedUntilNanos;
     }
 
     /** Whether this instance is the one the lease names (or serves unleased): who drains in leader mode. */
@@ -137,10 +160,11 @@ public final class ControllerLease implements LeaseGate {
 
     private void candidate(LeaseState current) {
         Optional<LeaseStore.Versioned> seen;
+        long readSentAt = clock.monotonicNanos();
         try {
             seen = calls.call(store::read, candidateBound());
         } catch (LeaseStoreException e) {
-            waitingOrUnleased(current, e, "who holds the lease cannot be read");
+            waitingOrUnleased(current, e, "who holds the lease cannot be read", noLiveHolderSeenLately());
             return;
         }
         if (seen.isPresent() && seen.get().record().heldBy(me)) {
@@ -157,9 +181,14 @@ public final class ControllerLease implements LeaseGate {
             return;
         }
         LeaseStore.Versioned held = seen.get();
-        long unchanged = sighting.unchangedFor(held, clock.monotonicNanos());
+        long now = clock.monotonicNanos();
+        long unchanged = sighting.unchangedFor(held, now);
         long left = timing.duration().toNanos() - unchanged;
+        if (!held.record().vacant() && unchanged == 0) {
+            liveChangedAtNanos = now;
+        }
         if (left > 0) {
+            borrowedUntilNanos = readSentAt + timing.renewDeadline().toNanos();
             standing = waitingFor(held);
             if (left < timing.renewEvery().toNanos()) {
                 takeWhenDue(left); // the next tick could come a hair early and the take slip a whole period
@@ -167,6 +196,12 @@ public final class ControllerLease implements LeaseGate {
             return;
         }
         take(current, held);
+    }
+
+    /** The store may refuse this user only while nobody is known to hold the lease: then serve unleased. */
+    private boolean noLiveHolderSeenLately() {
+        return liveChangedAtNanos == NEVER
+                || clock.monotonicNanos() - liveChangedAtNanos >= timing.duration().toNanos();
     }
 
     private Standing waitingFor(LeaseStore.Versioned held) {
@@ -188,8 +223,12 @@ public final class ControllerLease implements LeaseGate {
 
     /** {@code over}: the vacancy or the abandoned holding the update replaces; null to create. */
     private void take(LeaseState current, LeaseStore.Versioned seen) {
+        // Whoever this replaces was seen unrenewed for a full duration (or gave it back): act under nothing now.
+        borrowedUntilNanos = 0;
+        standing = standing.with("waiting", 0, null, null, "taking the lease");
         long sentAt = clock.monotonicNanos();
         LeaseStore.Versioned over = seen;
+        boolean resetChecked = false;
         long revision;
         try {
             Standing.Reset reset = resets.moveIfBehind(candidateBound());
@@ -199,6 +238,7 @@ public final class ControllerLease implements LeaseGate {
                 over = null; // the move purged the key
             }
             StoreResets.Marked marked = over == null ? resets.markIfReset(candidateBound()) : null;
+            resetChecked = true;
             if (marked != null) {
                 sighting.forget();
                 if (marked.mine() != null) {
@@ -213,12 +253,15 @@ public final class ControllerLease implements LeaseGate {
             LeaseRecord record = new LeaseRecord(me, 0, clock.now(), clock.now());
             // Epoch 0 in the value means "the revision of this very write": the first renewal writes it out.
             long at = over == null ? 0 : over.revision();
+            takeUnanswered = true;
             revision = over == null ? calls.call(() -> store.create(record), candidateBound())
                     : calls.call(() -> store.update(record, at), candidateBound());
+            takeUnanswered = false;
             ownWrite(revision, revision);
             resets.issued(revision);
         } catch (LeaseStoreException e) {
-            waitingOrUnleased(current, e, "the lease could not be taken");
+            // A refusal while checking for a reset proves nothing about who may still act: never unleased then.
+            waitingOrUnleased(current, e, "the lease could not be taken", resetChecked && noLiveHolderSeenLately());
             return;
         } catch (IOException e) {
             floorUnusable(e);
@@ -229,9 +272,9 @@ public final class ControllerLease implements LeaseGate {
         if (!state.compareAndSet(current, held)) {
             return; // released meanwhile: the release, queued after this step, gives it back
         }
-        armDeadline(held);
-        events.took(revision, over == null || over.record().vacant() ? null : over);
         standing = standing.with("held", revision, me, takenAt, "held by this instance");
+        events.took(revision, over == null || over.record().vacant() ? null : over);
+        armDeadline(held); // last: a take born past its deadline is lost at once, and says so
     }
 
     private void adopt(LeaseState current, LeaseStore.Versioned mine) {
@@ -250,17 +293,20 @@ public final class ControllerLease implements LeaseGate {
         try {
             revision = calls.call(() -> store.update(record, mine.revision()), candidateBound());
         } catch (LeaseStoreException e) {
-            waitingOrUnleased(current, e, "an earlier take of this instance could not be confirmed");
+            waitingOrUnleased(current, e, "an earlier take of this instance could not be confirmed", false);
             return;
         }
         ownWrite(revision, epoch);
         LeaseState held = LeaseState.held(epoch, revision, sentAt, taken);
         if (!state.compareAndSet(current, held)) {
+            if (state.get().is(LeaseState.Mode.RELEASED)) {
+                ownWrite(revision, epoch); // the release queued after this step gives it back
+            }
             return;
         }
-        armDeadline(held);
-        events.adopted(epoch);
         standing = standing.with("held", epoch, me, record.renewedAt(), "held by this instance");
+        events.adopted(epoch);
+        armDeadline(held);
     }
 
     private void renew(LeaseState held) {
@@ -277,8 +323,8 @@ public final class ControllerLease implements LeaseGate {
             firstUnansweredSentAt = 0;
             if (state.compareAndSet(held, renewed)) {
                 ownWrite(revision, held.epoch());
-                armDeadline(renewed);
                 standing = standing.with("held", held.epoch(), me, record.renewedAt(), "held by this instance");
+                armDeadline(renewed);
                 recordRevision(revision);
             } else if (state.get().is(LeaseState.Mode.RELEASED)) {
                 ownWrite(revision, held.epoch()); // the release queued after this step gives it back
@@ -321,15 +367,17 @@ public final class ControllerLease implements LeaseGate {
             if (state.compareAndSet(held, landed)) {
                 ownWrite(seen.get().revision(), held.epoch()); // a renewal whose answer was lost had landed
                 armDeadline(landed);
+            } else if (state.get().is(LeaseState.Mode.RELEASED)) {
+                ownWrite(seen.get().revision(), held.epoch()); // the release queued after this step gives it back
             }
             return;
         }
         lose(held, "another writer changed the lease: " + seen.map(this::describe).orElse("it was deleted"));
     }
 
-    private void waitingOrUnleased(LeaseState current, LeaseStoreException e, String what) {
+    private void waitingOrUnleased(LeaseState current, LeaseStoreException e, String what, boolean mayServeUnleased) {
         String why = what + ": " + e.getMessage();
-        if (e.kind() == LeaseStoreException.Kind.DENIED) {
+        if (e.kind() == LeaseStoreException.Kind.DENIED && (mayServeUnleased || current.is(LeaseState.Mode.UNLEASED))) {
             if (current.is(LeaseState.Mode.WAITING) && state.compareAndSet(current, LeaseState.UNLEASED)) {
                 events.unleased(why);
             }
@@ -356,11 +404,24 @@ public final class ControllerLease implements LeaseGate {
      * costs only that; the holding goes on.
      */
     private void recordRevision(long revision) {
+        // Off the step thread, one at a time: a slow or locked spool must never delay the next renewal.
+        // A write skipped because one is running is covered by the next renewal's.
+        if (!recording.compareAndSet(false, true)) {
+            return;
+        }
         try {
-            resets.issued(revision);
-        } catch (IOException e) {
-            events.floorUnusable("the epoch floor could not record revision " + revision + " (" + e.getMessage()
-                    + "): after a wipe of the store this holding might outlive the reset");
+            callThreads.execute(() -> {
+                try {
+                    resets.issued(revision);
+                } catch (IOException e) {
+                    events.floorUnusable("the epoch floor could not record revision " + revision + " ("
+                            + e.getMessage() + "): after a wipe of the store this holding might outlive the reset");
+                } finally {
+                    recording.set(false);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            recording.set(false);
         }
     }
 
@@ -390,6 +451,7 @@ public final class ControllerLease implements LeaseGate {
         ownRevision = 0;
         closeTimers();
         standing = standing.with("lost", from.epoch(), standing.holder(), standing.renewedAt(), why);
+        lostStanding = standing;
         long killAt = from.is(LeaseState.Mode.HELD) ? from.sentAtNanos() + timing.killAfter().toNanos()
                 : clock.monotonicNanos();
         events.lost(new LeaseEvents.Loss(standing, killAt));
@@ -418,6 +480,9 @@ public final class ControllerLease implements LeaseGate {
     }
 
     private void giveBack() {
+        if (ownRevision == 0 && takeUnanswered) {
+            findUnansweredTake();
+        }
         long revision = ownRevision;
         if (revision == 0) {
             return;
@@ -429,6 +494,16 @@ public final class ControllerLease implements LeaseGate {
             events.released(epoch);
         } catch (LeaseStoreException e) {
             events.releaseFailed(epoch, e.getMessage() + "; it expires after " + timing.duration());
+        }
+    }
+
+    /** A take whose answer was lost may have landed: if the key names this process, it is given back. */
+    private void findUnansweredTake() {
+        try {
+            calls.call(store::read, RELEASE_LIMIT).filter(seen -> seen.record().heldBy(me))
+                    .ifPresent(mine -> ownWrite(mine.revision(), mine.epoch()));
+        } catch (LeaseStoreException e) {
+            events.releaseFailed(0, "whether an unanswered take had landed cannot be read: " + e.getMessage());
         }
     }
 

@@ -278,6 +278,8 @@ class LeaseStateMachineTest {
         Node a = new Node("a");
         a.step(); // epoch 1 at revision 1
         a.clock.advance(TIMING.renewEvery()); // renewed at revision 2: its next update expects 2
+        io.leasehold.testing.Await.until("the floor to record the renewal", Duration.ofSeconds(10),
+                () -> floor.highest.get() == 2); // written off the step thread
         store.wipe();
         Node b = new Node("b");
         b.step(); // moves past the floor and marks the key: were the floor 1, the mark would be revision 2
