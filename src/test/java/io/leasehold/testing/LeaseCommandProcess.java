@@ -34,6 +34,12 @@ public final class LeaseCommandProcess implements AutoCloseable {
 
     public static LeaseCommandProcess start(String name, Map<String, String> config, Map<String, String> env,
             String... words) {
+        return startIn(null, name, config, env, words);
+    }
+
+    /** As {@link #start}, in working directory {@code directory} (null: the test's own). */
+    public static LeaseCommandProcess startIn(Path directory, String name, Map<String, String> config,
+            Map<String, String> env, String... words) {
         // As a command typed at a terminal: SIGINT not ignored, even when the build runs in the background
         // (a job started with '&' inherits SIGINT ignored, and a JVM cannot undo that).
         List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT"));
@@ -48,6 +54,9 @@ public final class LeaseCommandProcess implements AutoCloseable {
             Path err = dir.resolve(stem + ".err");
             ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile())
                     .redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+            if (directory != null) {
+                builder.directory(directory.toFile());
+            }
             builder.environment().keySet().removeIf(k -> k.equals("NATS_URL") || k.startsWith("LEASEHOLD_"));
             builder.environment().putAll(env);
             return new LeaseCommandProcess(name, builder.start(), out, err);
