@@ -20,7 +20,6 @@ import io.leasehold.spool.SpoolLayout;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Singleton;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
@@ -93,7 +92,7 @@ public class LeaseService {
     }
 
     private boolean configured() {
-        return config.nats().url().filter(u -> !u.isBlank()).isPresent();
+        return BusSettings.of(config.nats(), me.instance()).isPresent();
     }
 
     /**
@@ -180,10 +179,6 @@ public class LeaseService {
     }
 
     private NatsSettings settings() {
-        LeaseholdConfig.NatsConfig nats = config.nats();
-        return new NatsSettings(nats.url().get(), nats.user(), nats.password(), nats.token(),
-                nats.credentials().map(Path::of), nats.tls().truststore().map(Path::of),
-                nats.tls().truststorePassword(), nats.tls().keystore().map(Path::of), nats.tls().keystorePassword(),
-                nats.connectTimeout(), nats.requestTimeout(), me.instance());
+        return BusSettings.of(config.nats(), me.instance()).orElseThrow();
     }
 }

@@ -8,8 +8,11 @@ import java.time.Duration;
 import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
-/** The lease's events as log lines, and a loss handed on to whoever must stop acting. */
-public final class LoggedLeaseEvents implements LeaseEvents {
+/**
+ * The lease's events as log lines, and a loss handed on to whoever must stop acting. Open for
+ * {@code lease exec}, which also decides its run on some of them.
+ */
+public class LoggedLeaseEvents implements LeaseEvents {
 
     private static final Logger LOG = Logger.getLogger("io.leasehold.lease");
 

@@ -1,91 +1,228 @@
 package io.leasehold.command;
 
 import io.leasehold.core.Clock;
+import io.leasehold.lease.Holder;
+import io.leasehold.lease.LeaseRecord;
 import io.leasehold.lease.LeaseStore;
 import io.leasehold.lease.LeaseStoreException;
 import io.leasehold.lease.LeaseTiming;
+import java.time.Duration;
 import java.util.Optional;
-import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
 /**
- * The epoch of another holder, under which CMD acts, re-read every {@code renew-every}. It is stale —
- * and {@code onStale} is told why, once — when the lease is gone or names another epoch, when its value
- * was not renewed for a full {@code duration} (anyone may take it over now), or when no read confirmed
- * it for {@code renew-deadline} (the same limit the holder itself keeps). Times are this process's own
- * monotonic readings, never the holder's timestamps.
+ * Another holder's epoch, as {@code lease exec} may act under it; the lease is read every
+ * {@link #readEvery}. Every time here is this process's own monotonic reading, never the holder's.
+ *
+ * <p>The rule: a value seen at revision r' replaced r some time after the last read that still showed
+ * r was <em>sent</em> — at p. Any candidate takes over only once it has seen the lease unchanged for a
+ * full {@code duration} from a first sight of r' or later, so not before p + duration. CMD may act
+ * under the epoch until p + renew-deadline (TERM) and is dead by p + {@link LeaseTiming#killAfter()}
+ * (KILL), short of p + duration. Each change seen moves p on; a read that fails does not.
+ *
+ * <p>At first sight there is no p, so nothing may act yet: the epoch is offered only once a change is
+ * seen. An empty key, a vacancy (released, or reset after a wipe) and this process's own value are
+ * never offered — this process's own lease decides those, as it does a holder seen unrenewed for a
+ * full duration. A clean release by the holder lets a candidate take at once; it is seen at the next
+ * read, and CMD gets TERM then (see docs/lease.md).
  */
-final class BorrowedEpoch {
+final class BorrowedEpoch implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(BorrowedEpoch.class);
+    private static final Duration SHORTEST_READ_PERIOD = Duration.ofMillis(50);
 
-    private final LeaseStore store;
-    private final long epoch;
-    private final LeaseTiming timing;
-    private final Clock clock;
-    private final Consumer<String> onStale;
-    private boolean stale;
-    private long confirmedAt;
-    private long seenRevision;
-    private long seenSince;
+    /** What the watch tells. Called with the watch's lock held: return quickly. */
+    interface Listener {
 
-    /** {@code seen}: the lease as read when CMD was about to start; {@code readAt}: when that read was sent. */
-    BorrowedEpoch(LeaseStore store, LeaseStore.Versioned seen, long readAt, LeaseTiming timing, Clock clock,
-            Consumer<String> onStale) {
-        this.store = store;
-        this.epoch = seen.epoch();
-        this.timing = timing;
-        this.clock = clock;
-        this.onStale = onStale;
-        this.confirmedAt = readAt;
-        this.seenRevision = seen.revision();
-        this.seenSince = readAt;
+        /** {@code held}'s epoch may be acted under from now on; answers whether CMD will (if not, the watch ends). */
+        boolean borrowable(LeaseStore.Versioned held);
+
+        /** Before anything was borrowed, no read answered for a full duration. */
+        void unreadable(String why);
+
+        /** The borrowed epoch is stale: CMD gets TERM now and must be dead by {@code killAtNanos}. */
+        void stale(String why, long killAtNanos);
     }
 
-    long epoch() {
+    private final LeaseStore store;
+    private final Clock clock;
+    private final LeaseTiming timing;
+    private final Holder me;
+    private final Listener listener;
+    private final Object reading = new Object();
+
+    private boolean seenAny;
+    /** What the latest answered read showed (null: the key was empty), and when the latest read showing it was sent. */
+    private LeaseStore.Versioned shown;
+    private long shownSentAt;
+    private long answeredAt;
+    private boolean failing;
+    /** The epoch borrowed, 0 before; and p, the send time of the last read showing the value before the latest. */
+    private long epoch;
+    private long renewedAfter;
+    private Clock.Timer deadline;
+    private boolean over;
+
+    BorrowedEpoch(LeaseStore store, Clock clock, LeaseTiming timing, Holder me, Listener listener) {
+        this.store = store;
+        this.clock = clock;
+        this.timing = timing;
+        this.me = me;
+        this.listener = listener;
+        this.answeredAt = clock.monotonicNanos();
+    }
+
+    /**
+     * How often to read: p lags a renewal by up to one period, and the next renewal is seen up to one
+     * period late, so both must fit, with room for the holder's own jitter and the calls' latency, in
+     * renew-deadline − renew-every (the slack a live holder leaves before the borrower's TERM).
+     */
+    static Duration readEvery(LeaseTiming timing) {
+        Duration every = timing.renewDeadline().minus(timing.renewEvery()).dividedBy(5);
+        if (every.compareTo(timing.renewEvery()) > 0) {
+            return timing.renewEvery();
+        }
+        return every.compareTo(SHORTEST_READ_PERIOD) < 0 ? SHORTEST_READ_PERIOD : every;
+    }
+
+    /** The epoch borrowed; 0 while none is. */
+    synchronized long epoch() {
         return epoch;
     }
 
-    /** One look at the lease; blocking (one bounded store call). Never run twice at once. */
-    synchronized void check() {
-        if (stale) {
-            return;
-        }
-        long sentAt = clock.monotonicNanos();
-        Optional<LeaseStore.Versioned> seen;
-        try {
-            seen = store.read();
-        } catch (LeaseStoreException e) {
-            if (clock.monotonicNanos() - confirmedAt >= timing.renewDeadline().toNanos()) {
-                stale("the lease could not be read for leasehold.lease.renew-deadline (" + timing.renewDeadline()
-                        + "): " + e.getMessage());
-            } else {
-                LOG.warnf("the lease could not be read: %s", e.getMessage());
+    /** One read of the lease: blocking (one store call, bounded by the bus's request timeout); reads never overlap. */
+    void look() {
+        synchronized (reading) {
+            if (ended()) {
+                return;
             }
-            return;
-        }
-        if (seen.isEmpty()) {
-            stale("the lease of epoch " + epoch + " was given back or deleted");
-            return;
-        }
-        LeaseStore.Versioned current = seen.get();
-        if (current.epoch() != epoch) {
-            stale("the lease now names epoch " + current.epoch() + " (" + current.record().holder().instance()
-                    + "): epoch " + epoch + " is stale");
-            return;
-        }
-        confirmedAt = sentAt;
-        if (current.revision() != seenRevision) {
-            seenRevision = current.revision();
-            seenSince = sentAt;
-        } else if (sentAt - seenSince >= timing.duration().toNanos()) {
-            stale("the lease of epoch " + epoch + " was not renewed for a full leasehold.lease.duration ("
-                    + timing.duration() + "): its holder is gone and anyone may take it over");
+            long sentAt = clock.monotonicNanos();
+            Optional<LeaseStore.Versioned> seen;
+            try {
+                seen = store.read();
+            } catch (LeaseStoreException e) {
+                failed(e);
+                return;
+            }
+            answered(sentAt, seen.orElse(null));
         }
     }
 
-    private void stale(String why) {
-        stale = true;
-        onStale.accept(why);
+    private synchronized boolean ended() {
+        return over;
+    }
+
+    private synchronized void answered(long sentAt, LeaseStore.Versioned seen) {
+        if (over) {
+            return;
+        }
+        answeredAt = clock.monotonicNanos();
+        failing = false;
+        if (seenAny && same(shown, seen)) {
+            shownSentAt = sentAt;
+            return;
+        }
+        boolean first = !seenAny;
+        long p = shownSentAt;
+        seenAny = true;
+        shown = seen;
+        shownSentAt = sentAt;
+        if (first) {
+            return;
+        }
+        if (epoch == 0) {
+            offer(seen, p);
+        } else if (holding(seen) && seen.epoch() == epoch) {
+            renewedAfter(p);
+        } else {
+            stale(why(seen), Math.min(renewedAfter + timing.killAfter().toNanos(),
+                    clock.monotonicNanos() + timing.grace().toNanos()));
+        }
+    }
+
+    private void offer(LeaseStore.Versioned seen, long p) {
+        if (!holding(seen)) {
+            return;
+        }
+        if (clock.monotonicNanos() >= p + timing.renewDeadline().toNanos()) {
+            return; // seen too late to act under (reads failed meanwhile): the next change says more
+        }
+        if (!listener.borrowable(seen)) {
+            close();
+            return;
+        }
+        epoch = seen.epoch();
+        renewedAfter(p);
+    }
+
+    private void renewedAfter(long p) {
+        renewedAfter = p;
+        if (deadline != null) {
+            deadline.close();
+        }
+        long in = p + timing.renewDeadline().toNanos() - clock.monotonicNanos();
+        deadline = clock.timer("leasehold-exec-borrowed", Duration.ofNanos(Math.max(0, in)), () -> expired(p));
+    }
+
+    private synchronized void expired(long p) {
+        if (over || renewedAfter != p) {
+            return; // renewed since: a newer timer counts
+        }
+        stale("no renewal of epoch " + epoch + " was seen within leasehold.lease.renew-deadline ("
+                + timing.renewDeadline() + "): CMD stops before a new holder could take over", p
+                + timing.killAfter().toNanos());
+    }
+
+    private synchronized void failed(LeaseStoreException e) {
+        if (over) {
+            return;
+        }
+        if (epoch == 0 && clock.monotonicNanos() - answeredAt >= timing.duration().toNanos()) {
+            close();
+            listener.unreadable("the lease could not be read for a full leasehold.lease.duration ("
+                    + timing.duration() + "): " + e.getMessage());
+            return;
+        }
+        if (!failing) {
+            LOG.warnf("the lease could not be read (tried again every %s): %s", readEvery(timing), e.getMessage());
+        }
+        failing = true; // a failed read moves nothing: the deadline counts from the last change seen
+    }
+
+    private void stale(String why, long killAtNanos) {
+        close();
+        listener.stale(why, killAtNanos);
+    }
+
+    /** Stops watching: nothing is told any more. */
+    @Override
+    public synchronized void close() {
+        over = true;
+        if (deadline != null) {
+            deadline.close();
+        }
+    }
+
+    /** A live holder's value, not this process's own. */
+    private boolean holding(LeaseStore.Versioned seen) {
+        return seen != null && !seen.record().vacant() && !seen.record().heldBy(me);
+    }
+
+    private static boolean same(LeaseStore.Versioned a, LeaseStore.Versioned b) {
+        return a == null ? b == null : b != null && a.revision() == b.revision() && a.record().equals(b.record());
+    }
+
+    private String why(LeaseStore.Versioned seen) {
+        if (seen == null) {
+            return "the lease of epoch " + epoch + " was deleted";
+        }
+        if (seen.record().vacancy() == LeaseRecord.Vacancy.RELEASED) {
+            return "the holder of epoch " + epoch + " gave the lease back: another may take it at once";
+        }
+        if (seen.record().vacancy() == LeaseRecord.Vacancy.RESET) {
+            return "the lease store was reset: epoch " + epoch + " is stale";
+        }
+        return "the lease now names epoch " + seen.epoch() + " (" + seen.record().holder().instance() + "): epoch "
+                + epoch + " is stale";
     }
 }

@@ -1,138 +1,101 @@
 package io.leasehold.command;
 
+import io.leasehold.app.BusSettings;
 import io.leasehold.config.ConfigCheck;
+import io.leasehold.config.ConfigCheck.InvalidConfigException;
+import io.leasehold.config.LeaseholdConfig;
 import io.leasehold.lease.LeaseTiming;
 import io.leasehold.nats.NatsSettings;
-import io.quarkus.runtime.configuration.DurationConverter;
+import io.quarkus.runtime.configuration.ConfigUtils;
+import io.smallrye.config.ConfigValidationException;
+import io.smallrye.config.DefaultValuesConfigSource;
+import io.smallrye.config.SmallRyeConfig;
+import io.smallrye.config.SmallRyeConfigBuilder;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Optional;
+import org.eclipse.microprofile.config.ConfigValue;
 
 /**
- * The service's keys as command mode reads them, without booting Quarkus: a system property
- * ({@code -Dleasehold.lease.bucket=...}) first, then the environment under the same name or in Quarkus'
- * mapping ({@code LEASEHOLD_LEASE_BUCKET}); {@code NATS_URL} stands in for an unset
- * {@code leasehold.nats.url}. Defaults are the service's. A blank value counts as unset.
- * {@code application.properties} is not consulted.
+ * The service's configuration as command mode reads it: the same {@link LeaseholdConfig} mapping,
+ * built the way Quarkus builds it ({@link ConfigUtils#configBuilder()}: {@code -D}, environment,
+ * {@code .env}, {@code config/application.properties}, the packaged {@code application.properties},
+ * profiles with {@code %prod} by default and {@code quarkus.profile}), only without booting Quarkus.
+ * The defaults are the mapping's; the keys command mode uses are checked by the service's own
+ * {@link ConfigCheck} rules. Any problem is one line naming its key.
  */
-public record CommandConfig(Optional<String> natsUrl, Optional<String> user, Optional<String> password,
-        Optional<String> token, Optional<String> credentials, Optional<String> truststore,
-        Optional<String> truststorePassword, Optional<String> keystore, Optional<String> keystorePassword,
-        Duration connectTimeout, Duration requestTimeout, LeaseKeys lease, Path spoolDir) {
+public final class CommandConfig {
 
-    public static CommandConfig fromSystem() throws ConfigException {
-        return read(toMap(System.getProperties()), System.getenv());
+    private static final String SPOOL_DIR = "leasehold.spool.dir";
+
+    private final LeaseholdConfig config;
+    private final boolean spoolDirSet;
+
+    private CommandConfig(LeaseholdConfig config, boolean spoolDirSet) {
+        this.config = config;
+        this.spoolDirSet = spoolDirSet;
     }
 
-    /** Reads every key, and reports every bad one at once (each message names its key). */
-    public static CommandConfig read(Map<String, String> properties, Map<String, String> env)
-            throws ConfigException {
-        Reader r = new Reader(properties, env);
-        Optional<String> url = r.text("leasehold.nats.url").or(() -> r.text("NATS_URL"));
-        LeaseKeys lease = new LeaseKeys(r.text("leasehold.lease.bucket").orElse("leasehold-lease"),
-                r.text("leasehold.lease.key").orElse("controller"),
-                r.duration("leasehold.lease.duration", "15s"),
-                r.duration("leasehold.lease.renew-every", "5s"),
-                r.duration("leasehold.lease.renew-deadline", "10s"),
-                r.integer("leasehold.lease.replicas", 1));
-        CommandConfig config = new CommandConfig(url, r.text("leasehold.nats.user"),
-                r.text("leasehold.nats.password"), r.text("leasehold.nats.token"),
-                r.text("leasehold.nats.credentials"), r.text("leasehold.nats.tls.truststore"),
-                r.text("leasehold.nats.tls.truststore-password"), r.text("leasehold.nats.tls.keystore"),
-                r.text("leasehold.nats.tls.keystore-password"),
-                r.duration("leasehold.nats.connect-timeout", "2s"),
-                r.duration("leasehold.nats.request-timeout", "2s"), lease,
-                Path.of(r.text("leasehold.spool.dir").orElse("spool")));
-        List<String> problems = new ArrayList<>(r.problems);
-        if (r.problems.stream().noneMatch(p -> p.startsWith("leasehold.lease."))) {
-            problems.addAll(ConfigCheck.leaseProblems(lease));
-        }
-        if (config.user.isPresent() != config.password.isPresent()) {
-            problems.add("leasehold.nats.password and leasehold.nats.user go together");
-        }
-        positive(problems, "leasehold.nats.connect-timeout", config.connectTimeout);
-        positive(problems, "leasehold.nats.request-timeout", config.requestTimeout);
-        if (!problems.isEmpty()) {
-            throw new ConfigException(String.join("; ", problems));
-        }
-        return config;
+    public static CommandConfig fromSystem() {
+        return from(ConfigUtils.configBuilder());
     }
 
-    /** The lease timing; valid once {@link #read} returned. */
+    /** As the service, which warns of unknown keys at most: a key command mode does not know is no error. */
+    private static final String VALIDATE_UNKNOWN = "quarkus.config.mapping.validate-unknown";
+
+    /** From {@code builder}'s sources (tests give their own in place of the process's environment). */
+    static CommandConfig from(SmallRyeConfigBuilder builder) {
+        SmallRyeConfig built;
+        try {
+            built = builder.withDefaultValue(VALIDATE_UNKNOWN, "false").withMapping(LeaseholdConfig.class).build();
+        } catch (ConfigValidationException e) {
+            List<String> problems = new ArrayList<>();
+            for (int i = 0; i < e.getProblemCount(); i++) {
+                problems.add(oneLine(e.getProblem(i).getMessage()));
+            }
+            throw new InvalidConfigException(String.join("; ", problems));
+        } catch (NoSuchElementException | IllegalArgumentException e) {
+            throw new InvalidConfigException(oneLine(e.getMessage())); // e.g. a ${...} that cannot be expanded
+        }
+        LeaseholdConfig mapped = built.getConfigMapping(LeaseholdConfig.class);
+        ConfigCheck.requireForCommands(mapped);
+        ConfigValue dir = built.getConfigValue(SPOOL_DIR);
+        return new CommandConfig(mapped, !DefaultValuesConfigSource.NAME.equals(dir.getSourceName()));
+    }
+
+    public LeaseholdConfig.LeaseConfig lease() {
+        return config.lease();
+    }
+
+    /** The lease timing; valid, as the check passed. */
     public LeaseTiming timing() {
-        return new LeaseTiming(lease.duration(), lease.renewEvery(), lease.renewDeadline());
+        return new LeaseTiming(lease().duration(), lease().renewEvery(), lease().renewDeadline());
     }
 
     /** How to reach the bus, when a URL is set (otherwise no-bus). */
     public Optional<NatsSettings> nats(String connectionName) {
-        return natsUrl.map(urls -> new NatsSettings(urls, user, password, token, credentials.map(Path::of),
-                truststore.map(Path::of), truststorePassword, keystore.map(Path::of), keystorePassword,
-                connectTimeout, requestTimeout, connectionName));
+        return BusSettings.of(config.nats(), connectionName);
     }
 
-    /** Quarkus' environment name of a key: every character but letters and digits becomes '_'. */
-    static String envName(String key) {
-        return key.replaceAll("[^A-Za-z0-9]", "_").toUpperCase(Locale.ROOT);
+    public Path spoolDir() {
+        return Path.of(config.spool().dir());
     }
 
-    private static void positive(List<String> problems, String key, Duration value) {
-        if (value != null && (value.isNegative() || value.isZero())) {
-            problems.add(key + " must be positive, got " + value);
-        }
+    /** Whether {@code leasehold.spool.dir} was given by any source, rather than left at the mapping's default. */
+    public boolean spoolDirSet() {
+        return spoolDirSet;
     }
 
-    private static Map<String, String> toMap(java.util.Properties properties) {
-        Map<String, String> map = new java.util.HashMap<>();
-        properties.stringPropertyNames().forEach(name -> map.put(name, properties.getProperty(name)));
-        return map;
-    }
-
-    /** Looks keys up and collects what cannot be read. */
-    private static final class Reader {
-        private final Map<String, String> properties;
-        private final Map<String, String> env;
-        private final List<String> problems = new ArrayList<>();
-
-        Reader(Map<String, String> properties, Map<String, String> env) {
-            this.properties = properties;
-            this.env = env;
-        }
-
-        Optional<String> text(String key) {
-            for (String value : new String[] {properties.get(key), env.get(key), env.get(envName(key))}) {
-                if (value != null && !value.isBlank()) {
-                    return Optional.of(value.strip());
-                }
-            }
-            return Optional.empty();
-        }
-
-        int integer(String key, int fallback) {
-            Optional<String> value = text(key);
-            try {
-                return value.map(Integer::parseInt).orElse(fallback);
-            } catch (NumberFormatException e) {
-                problems.add(key + " must be a whole number, got '" + value.get() + "'");
-                return fallback;
-            }
-        }
-
-        Duration duration(String key, String fallback) {
-            String value = text(key).orElse(fallback);
-            try {
-                Duration parsed = DurationConverter.parseDuration(value);
-                if (parsed != null) {
-                    return parsed;
-                }
-            } catch (RuntimeException e) {
-                // reported below, naming the key
-            }
-            problems.add(key + " must be a duration such as 5s, 500ms or PT5S, got '" + value + "'");
-            return DurationConverter.parseDuration(fallback);
-        }
+    /**
+     * SmallRye's messages ("java.lang.IllegalArgumentException: SRCFG00039: The config property
+     * leasehold.x with the config value ..."), possibly over several lines, as one line.
+     */
+    private static String oneLine(String message) {
+        return String.valueOf(message).replaceAll("(?:[\\w.$]+(?:Exception|Error): )+", "")
+                .replaceAll("SRCFG\\d+: ", "").replaceAll("\\s*\\R\\s*", " ").strip()
+                .replaceAll("The config property (\\S+) with the config value (\".*?\") threw an Exception whilst being"
+                        + " converted ", "$1 cannot be $2: ");
     }
 }

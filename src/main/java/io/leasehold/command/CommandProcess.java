@@ -1,11 +1,13 @@
 package io.leasehold.command;
 
+import io.leasehold.core.Clock;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 
 /**
@@ -18,20 +20,27 @@ final class CommandProcess {
     private static final Logger LOG = Logger.getLogger(CommandProcess.class);
 
     private final Process process;
-    private final AtomicBoolean stopping = new AtomicBoolean();
-    private volatile Thread killer;
+    private final Clock clock;
+    private final Executor signals;
+    private final Object lock = new Object();
+    private boolean stopping;
+    private long killAtNanos;
+    private Clock.Timer killTimer;
 
-    private CommandProcess(Process process) {
+    private CommandProcess(Process process, Clock clock, Executor signals) {
         this.process = process;
+        this.clock = clock;
+        this.signals = signals;
     }
 
-    static CommandProcess start(List<String> argv, long epoch) throws IOException {
+    /** {@code signals}: where kill(1) runs for a stop, never on the clock's timer thread. */
+    static CommandProcess start(List<String> argv, long epoch, Clock clock, Executor signals) throws IOException {
         List<String> command = new ArrayList<>();
         command.add("setsid"); // not a group leader here, so setsid execs CMD itself: its pid is the pgid
         command.addAll(argv);
         ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
         builder.environment().put("LEASEHOLD_EPOCH", Long.toString(epoch));
-        return new CommandProcess(builder.start());
+        return new CommandProcess(builder.start(), clock, signals);
     }
 
     long pgid() {
@@ -54,50 +63,79 @@ final class CommandProcess {
     }
 
     /**
-     * TERM to the group now, KILL after {@code grace} if CMD has not exited by then. Only the first call
-     * acts; returns at once (the KILL is sent from a thread of its own).
+     * TERM to the group now, KILL at {@code killAtNanos} on the monotonic clock — or as soon as CMD
+     * exits, if that comes first, for whatever it left in its group. Returns at once. A later call only
+     * brings the KILL forward, never back.
      */
-    void stop(String why, Duration grace) {
-        if (!stopping.compareAndSet(false, true) || !process.isAlive()) {
-            return;
-        }
-        LOG.warnf("stopping CMD (process group %d) with SIGTERM, SIGKILL after %s: %s", pgid(), grace, why);
-        signal("TERM");
-        Thread killer = new Thread(() -> {
-            long end = System.nanoTime() + grace.toNanos();
-            try {
-                if (!process.waitFor(grace.toNanos(), TimeUnit.NANOSECONDS)) {
-                    LOG.warnf("CMD did not exit within %s of SIGTERM: SIGKILL to process group %d", grace, pgid());
+    void stop(String why, long killAtNanos) {
+        long now = clock.monotonicNanos();
+        synchronized (lock) {
+            if (stopping) {
+                if (killAtNanos < this.killAtNanos) {
+                    armKill(killAtNanos, now);
                 }
-                // The leader may be gone while children that ignore TERM still act under the stale epoch:
-                // at the end of the grace the whole group gets KILL whatever the leader did.
-                for (long left = end - System.nanoTime(); left > 0; left = end - System.nanoTime()) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(left);
-                }
-                signal("KILL");
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                return;
             }
-        }, "leasehold-exec-kill");
-        killer.setDaemon(true);
-        this.killer = killer;
-        killer.start();
+            stopping = true;
+            armKill(killAtNanos, now);
+        }
+        LOG.warnf("stopping CMD (process group %d) with SIGTERM, SIGKILL in %s unless it exits first: %s", pgid(),
+                Duration.ofMillis(Math.max(0, killAtNanos - now) / 1_000_000), why);
+        later(() -> signal("TERM"));
+    }
+
+    private void later(Runnable send) {
+        try {
+            signals.execute(send);
+        } catch (RejectedExecutionException e) {
+            // The command is ending: waitFor has KILLed the group already.
+        }
+    }
+
+    private void armKill(long at, long now) {
+        if (killTimer != null) {
+            killTimer.close();
+        }
+        this.killAtNanos = at;
+        Duration grace = Duration.ofNanos(Math.max(0, at - now));
+        killTimer = clock.timer("leasehold-exec-kill", grace, () -> later(() -> {
+            if (process.isAlive()) {
+                LOG.warnf("CMD did not exit within %s of SIGTERM: SIGKILL to process group %d",
+                        Duration.ofMillis(grace.toMillis()), pgid());
+            }
+            signal("KILL");
+        }));
     }
 
     boolean stopped() {
-        return stopping.get();
+        synchronized (lock) {
+            return stopping;
+        }
     }
 
-    /** Waits for CMD; its exit status, or 128 + the signal that ended it. */
+    /**
+     * Waits for CMD; its exit status, or 128 + the signal that ended it. When CMD was stopped, what it
+     * left in its group is KILLed before this returns: the epoch is stale, and nothing waits for the deadline.
+     */
     int waitFor() {
+        int status = awaitExit();
+        boolean stopped;
+        synchronized (lock) {
+            stopped = stopping;
+            if (killTimer != null) {
+                killTimer.close();
+            }
+        }
+        if (stopped) {
+            signal("KILL");
+        }
+        return status;
+    }
+
+    private int awaitExit() {
         while (true) {
             try {
-                int status = process.waitFor();
-                Thread stopper = killer;
-                if (stopper != null) {
-                    stopper.join(); // the group's KILL goes out before this command exits
-                }
-                return status;
+                return process.waitFor();
             } catch (InterruptedException e) {
                 // Nobody is meant to interrupt the main thread; CMD's status is what this command answers.
                 Thread.interrupted();

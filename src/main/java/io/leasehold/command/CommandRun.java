@@ -1,15 +1,17 @@
 package io.leasehold.command;
 
+import io.leasehold.core.Clock;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jboss.logging.Logger;
 
 /**
- * One run of CMD under one epoch: starts it, passes signals on, and stops it (TERM, then KILL after a
- * grace) when the epoch it acts under goes stale — also when that is found out just before it starts.
+ * One run of CMD under one epoch: starts it, passes signals on, and stops it (TERM at once, KILL by
+ * the deadline the lease or the borrowed epoch sets) when the epoch it acts under goes stale — also
+ * when that is found out just before it starts.
  */
 final class CommandRun {
 
@@ -17,21 +19,29 @@ final class CommandRun {
     /** Exit status when CMD could not be started at all (as a shell answers for a command it cannot run). */
     static final int NOT_STARTED = 127;
 
-    private final Duration grace;
+    private final Clock clock;
+    private final Executor signals;
     private final AtomicReference<CommandProcess> child = new AtomicReference<>();
     private final AtomicReference<String> stopReason = new AtomicReference<>();
+    private volatile long killAtNanos;
     private final List<String> pendingSignals = new ArrayList<>();
 
-    CommandRun(Duration grace) {
-        this.grace = grace;
+    /** {@code signals}: where kill(1) runs (see {@link CommandProcess#start}). */
+    CommandRun(Clock clock, Executor signals) {
+        this.clock = clock;
+        this.signals = signals;
     }
 
-    /** The epoch CMD acts under is stale: stop CMD (or never start it). Safe from any thread, once or more. */
-    void stop(String why) {
+    /**
+     * The epoch CMD acts under is stale: stop CMD (or never start it), KILL by {@code killAtNanos} on
+     * the monotonic clock. Safe from any thread, once or more.
+     */
+    void stop(String why, long killAtNanos) {
+        this.killAtNanos = killAtNanos;
         stopReason.compareAndSet(null, why);
         CommandProcess running = child.get();
         if (running != null) {
-            running.stop(why, grace);
+            running.stop(why, killAtNanos);
         }
     }
 
@@ -59,7 +69,7 @@ final class CommandRun {
         }
         CommandProcess started;
         try {
-            started = CommandProcess.start(argv, epoch);
+            started = CommandProcess.start(argv, epoch, clock, signals);
         } catch (IOException e) {
             LOG.errorf("could not start CMD %s: %s", argv, e.getMessage());
             return NOT_STARTED;
@@ -73,7 +83,7 @@ final class CommandRun {
         LOG.infof("CMD started (pid and process group %d) under epoch %d", started.pgid(), epoch);
         String staleMeanwhile = stopReason.get();
         if (staleMeanwhile != null) {
-            started.stop(staleMeanwhile, grace); // the epoch went stale between the decision and the start
+            started.stop(staleMeanwhile, killAtNanos); // the epoch went stale between the decision and the start
         }
         int status = started.waitFor();
         String why = stopReason.get();

@@ -17,8 +17,9 @@ public record Invocation(Kind kind, boolean shell, List<String> command) {
               status  prints who holds the controller lease (JSON), or that nobody does, or no-bus
               exec    runs CMD with LEASEHOLD_EPOCH set; takes the lease for the run when nobody holds it
               --shell runs the words after -- as one line with /bin/sh -c (without it, no shell)
-            configuration: -Dleasehold.nats.url=... or LEASEHOLD_NATS_URL / NATS_URL, and the other
-            leasehold.nats.*, leasehold.lease.* and leasehold.spool.dir keys of the service""";
+            configuration: the service's own (application.properties, also in ./config, profiles, env such
+            as LEASEHOLD_NATS_URL / NATS_URL, -Dleasehold.nats.url=...): leasehold.nats.*, leasehold.lease.*
+            and leasehold.spool.dir, where exec keeps the epoch floor when it takes the lease""";
 
     public Invocation {
         command = List.copyOf(command);

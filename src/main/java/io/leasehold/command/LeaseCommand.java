@@ -1,5 +1,6 @@
 package io.leasehold.command;
 
+import io.leasehold.config.ConfigCheck;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import java.io.PrintStream;
 import java.util.List;
@@ -39,7 +40,7 @@ public final class LeaseCommand {
         CommandConfig config;
         try {
             config = CommandConfig.fromSystem();
-        } catch (ConfigException e) {
+        } catch (ConfigCheck.InvalidConfigException e) {
             err.println("leasehold: " + e.getMessage());
             return 1;
         }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
-import io.leasehold.lease.LeaseRecord;
 import io.leasehold.lease.LeaseStore;
 import io.leasehold.lease.LeaseStoreException;
 import io.leasehold.nats.NatsBus;
@@ -14,14 +13,16 @@ import io.leasehold.nats.NatsSettings;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.jboss.logging.Logger;
 
 /**
  * {@code lease status}: one JSON line on stdout — {@code "state":"held"} with the holder, its epoch
- * and when it last renewed (by its own clock), {@code "state":"free"} when nobody holds the lease, or
- * {@code "state":"no-bus"} without a NATS URL. Exit 0; 1 when the bus cannot be reached or read.
+ * and when it last renewed (by its own clock), {@code "state":"free"} when nobody holds the lease (with
+ * {@code "vacancy":"released"} or {@code "reset"} when the key says why), or {@code "state":"no-bus"}
+ * without a NATS URL. Exit 0; 1 when the bus cannot be reached or read.
  */
 final class StatusCommand {
 
@@ -57,24 +58,23 @@ final class StatusCommand {
             Thread.currentThread().interrupt();
             return 1;
         }
-        LeaseRecord.Vacancy vacancy = seen.map(lease -> lease.record().vacancy()).orElse(null);
-        said.put("state", seen.isEmpty() || vacancy == LeaseRecord.Vacancy.RELEASED ? "free"
-                : vacancy == LeaseRecord.Vacancy.RESET ? "reset" : "held");
+        boolean held = seen.isPresent() && !seen.get().record().vacant();
+        said.put("state", held ? "held" : "free");
         said.put("bucket", bucket);
         said.put("key", key);
-        if (vacancy != null) {
-            // Released: taken at once by the next candidate. Reset: taken only after a full duration unchanged.
-            said.put("revision", seen.get().revision());
-            said.put("since", seen.get().record().renewedAt());
-            out.println(json(said));
-            return 0;
-        }
-        seen.ifPresent(lease -> {
+        seen.filter(lease -> held).ifPresent(lease -> {
             said.put("holder", lease.record().holder());
             said.put("epoch", lease.epoch());
             said.put("revision", lease.revision());
             said.put("takenAt", lease.record().takenAt());
             said.put("renewedAt", lease.record().renewedAt());
+        });
+        seen.filter(lease -> !held).ifPresent(vacancy -> {
+            // Given back (may be taken at once), or marked after a store reset (taken a full duration later).
+            said.put("vacancy", vacancy.record().vacancy().name().toLowerCase(Locale.ROOT));
+            said.put("by", vacancy.record().holder());
+            said.put("revision", vacancy.revision());
+            said.put("at", vacancy.record().renewedAt());
         });
         out.println(json(said));
         return 0;

@@ -48,9 +48,7 @@ public final class ConfigCheck {
         check.all(config);
         check.uploadsFit(config, workerThreads);
         openFiles.ifPresent(limit -> check.connectionsFit(config, limit, maxConnections));
-        if (!check.problems.isEmpty()) {
-            throw new InvalidConfigException(String.join("; ", check.problems));
-        }
+        check.stopIfAny();
     }
 
     /** Quarkus' worker pool: {@code quarkus.thread-pool.max-threads}, by default max(8 × cores, 200). */
@@ -94,17 +92,32 @@ public final class ConfigCheck {
         }
     }
 
-    /** The problems of the {@code leasehold.lease.*} keys alone, each naming its key (for command mode). */
-    public static List<String> leaseProblems(LeaseholdConfig.LeaseConfig lease) {
+    /**
+     * The checks of the keys command mode ({@code lease status}, {@code lease exec}) uses: the spool
+     * directory, the lease and the bus. It runs no drain and no API, so their keys are not its business.
+     */
+    public static void requireForCommands(LeaseholdConfig config) {
         ConfigCheck check = new ConfigCheck();
-        check.lease(lease);
-        return List.copyOf(check.problems);
+        check.spoolDir(config);
+        check.lease(config.lease());
+        check.nats(config);
+        check.stopIfAny();
     }
 
-    private void all(LeaseholdConfig c) {
+    private void stopIfAny() {
+        if (!problems.isEmpty()) {
+            throw new InvalidConfigException(String.join("; ", problems));
+        }
+    }
+
+    private void spoolDir(LeaseholdConfig c) {
         if (c.spool().dir().isBlank()) {
             problem("leasehold.spool.dir", "must name a directory");
         }
+    }
+
+    private void all(LeaseholdConfig c) {
+        spoolDir(c);
         if (c.spool().tmpMaxAge().compareTo(Duration.ofMinutes(1)) < 0) {
             // Shorter could remove an upload still streaming in, or a reason being written.
             problem("leasehold.spool.tmp-max-age", "must be at least 1m, got " + c.spool().tmpMaxAge());
@@ -158,6 +171,15 @@ public final class ConfigCheck {
             problem("leasehold.item.upload-timeout", "must be at least 1s, got " + c.item().uploadTimeout());
         }
         lease(c.lease());
+        nats(c);
+        if (c.api().token().filter(String::isBlank).isPresent()) {
+            problem("leasehold.api.token", "must not be blank when set");
+        }
+    }
+
+    private void nats(LeaseholdConfig c) {
+        positive("leasehold.nats.connect-timeout", c.nats().connectTimeout());
+        positive("leasehold.nats.request-timeout", c.nats().requestTimeout());
         if (c.nats().requestTimeout().compareTo(c.lease().duration()) >= 0) {
             // NATS reports a permission refusal only when its request times out: a candidate waits at most
             // a lease duration for an answer, so a longer timeout would hide the refusal (no unleased mode).
@@ -166,9 +188,6 @@ public final class ConfigCheck {
         }
         if (c.nats().user().isPresent() != c.nats().password().isPresent()) {
             problem("leasehold.nats.password", "and leasehold.nats.user go together");
-        }
-        if (c.api().token().filter(String::isBlank).isPresent()) {
-            problem("leasehold.api.token", "must not be blank when set");
         }
     }
 

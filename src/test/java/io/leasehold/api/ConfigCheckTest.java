@@ -81,6 +81,8 @@ class ConfigCheckTest {
         "leasehold.lease.replicas|6|leasehold.lease.replicas must be between 1 and 5, got 6",
         "leasehold.nats.user|alice|leasehold.nats.password",
         "leasehold.nats.request-timeout|15s|leasehold.nats.request-timeout",
+        "leasehold.nats.request-timeout|0s|leasehold.nats.request-timeout must be positive",
+        "leasehold.nats.connect-timeout|-1s|leasehold.nats.connect-timeout must be positive",
     })
     void aBadValueIsRefusedNamingItsKey(String key, String value, String named) {
         Map<String, String> properties = new HashMap<>();

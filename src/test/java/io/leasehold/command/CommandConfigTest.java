@@ -1,116 +1,184 @@
 package io.leasehold.command;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.leasehold.config.ConfigCheck.InvalidConfigException;
+import io.leasehold.lease.LeaseTiming;
 import io.leasehold.nats.NatsSettings;
+import io.quarkus.runtime.configuration.ConfigUtils;
+import io.smallrye.config.EnvConfigSource;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.PropertiesConfigSourceLoader;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import java.io.IOException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+/**
+ * Command mode's configuration: the service's mapping, built as Quarkus builds it, from the sources a
+ * test gives in place of the process's own — {@code -D} (400), environment (300),
+ * {@code config/application.properties} of the working directory (260) and the packaged
+ * {@code application.properties} (250), read by SmallRye's own loaders — with Quarkus' profiles.
+ */
 class CommandConfigTest {
 
-    private static CommandConfig read(Map<String, String> properties, Map<String, String> env) throws ConfigException {
-        return CommandConfig.read(properties, env);
+    @TempDir
+    Path dir;
+    final Map<String, String> properties = new HashMap<>();
+    final Map<String, String> env = new HashMap<>();
+
+    /** {@code config/application.properties} in the working directory. */
+    void workingDirectoryFile(String text) throws IOException {
+        Files.writeString(Files.createDirectories(dir.resolve("cwd/config")).resolve("application.properties"), text);
+    }
+
+    /** {@code application.properties} at the root of the jar's classpath. */
+    void packagedFile(String text) throws IOException {
+        Files.writeString(Files.createDirectories(dir.resolve("jar")).resolve("application.properties"), text);
+    }
+
+    CommandConfig read() throws IOException {
+        ClassLoader jar = new URLClassLoader(new URL[] {dir.resolve("jar").toUri().toURL()}, null);
+        SmallRyeConfigBuilder builder = ConfigUtils.emptyConfigBuilder().setAddDefaultSources(false)
+                .withSources(new PropertiesConfigSource(properties, "-D", 400), new EnvConfigSource(env, 300))
+                .withSources(PropertiesConfigSourceLoader.inFileSystem(
+                        dir.resolve("cwd/config/application.properties").toUri().toString(), 260, jar))
+                .withSources(PropertiesConfigSourceLoader.inClassPath("application.properties", 250, jar));
+        return CommandConfig.from(builder);
+    }
+
+    String refused() {
+        return assertThrows(InvalidConfigException.class, this::read).getMessage();
     }
 
     @Test
-    void withNothingSetItHasTheServicesDefaultsAndNoBus() throws ConfigException {
-        CommandConfig c = read(Map.of(), Map.of());
-        assertEquals(Optional.empty(), c.natsUrl());
+    void withNothingSetItHasTheMappingsDefaultsAndNoBus() throws IOException {
+        CommandConfig c = read();
         assertEquals(Optional.empty(), c.nats("x"));
-        assertEquals(new LeaseKeys("leasehold-lease", "controller", Duration.ofSeconds(15), Duration.ofSeconds(5),
-                Duration.ofSeconds(10), 1), c.lease());
+        assertEquals("leasehold-lease", c.lease().bucket());
+        assertEquals("controller", c.lease().key());
+        assertEquals(1, c.lease().replicas());
+        assertEquals(new LeaseTiming(Duration.ofSeconds(15), Duration.ofSeconds(5), Duration.ofSeconds(10)), c.timing());
         assertEquals(Path.of("spool"), c.spoolDir());
-        assertEquals(Duration.ofSeconds(2), c.connectTimeout());
-        assertEquals(Duration.ofSeconds(2), c.requestTimeout());
+        assertFalse(c.spoolDirSet(), "the default is not a setting");
     }
 
     @Test
-    void environmentInQuarkusMappingIsRead() throws ConfigException {
-        CommandConfig c = read(Map.of(), Map.of("LEASEHOLD_NATS_URL", "nats://a:1,nats://b:2",
-                "LEASEHOLD_LEASE_RENEW_EVERY", "2s", "LEASEHOLD_LEASE_RENEW_DEADLINE", "3s",
-                "LEASEHOLD_LEASE_DURATION", "PT4S", "LEASEHOLD_LEASE_BUCKET", "b-1", "LEASEHOLD_SPOOL_DIR", "/s",
-                "LEASEHOLD_NATS_TLS_TRUSTSTORE_PASSWORD", "pw", "LEASEHOLD_LEASE_REPLICAS", "3"));
-        assertEquals(Optional.of("nats://a:1,nats://b:2"), c.natsUrl());
-        assertEquals(new LeaseKeys("b-1", "controller", Duration.ofSeconds(4), Duration.ofSeconds(2),
-                Duration.ofSeconds(3), 3), c.lease());
-        assertEquals(Path.of("/s"), c.spoolDir());
-        assertEquals(Optional.of("pw"), c.truststorePassword());
+    void eachSourceWinsOverTheOnesBelowIt() throws IOException {
+        packagedFile("leasehold.lease.bucket=jar\nleasehold.lease.key=jar\nleasehold.lease.renew-every=2s\n"
+                + "leasehold.lease.renew-deadline=3s\nleasehold.lease.duration=4s\n");
+        workingDirectoryFile("leasehold.lease.bucket=file\nleasehold.lease.key=file\nleasehold.lease.duration=5s\n");
+        env.put("LEASEHOLD_LEASE_KEY", "env");
+        env.put("LEASEHOLD_LEASE_BUCKET", "env");
+        properties.put("leasehold.lease.key", "property");
+        CommandConfig c = read();
+        assertEquals("property", c.lease().key(), "-D over the environment");
+        assertEquals("env", c.lease().bucket(), "the environment over config/application.properties");
+        assertEquals(Duration.ofSeconds(5), c.lease().duration(), "config/ over the packaged file");
+        assertEquals(Duration.ofSeconds(2), c.lease().renewEvery(), "the packaged file over the defaults");
     }
 
     @Test
-    void systemPropertiesWinOverTheEnvironment() throws ConfigException {
-        CommandConfig c = read(Map.of("leasehold.lease.key", "from-property"),
-                Map.of("LEASEHOLD_LEASE_KEY", "from-env"));
-        assertEquals("from-property", c.lease().key());
+    void theProdProfileIsActiveUnlessQuarkusProfileSaysOtherwise() throws IOException {
+        workingDirectoryFile("leasehold.lease.key=plain\n%prod.leasehold.lease.key=prod\n%staging.leasehold.lease.key=staging\n"
+                + "%staging.leasehold.spool.dir=/srv/staging-spool\n");
+        assertEquals("prod", read().lease().key());
+        env.put("QUARKUS_PROFILE", "staging");
+        CommandConfig staging = read();
+        assertEquals("staging", staging.lease().key());
+        assertEquals(Path.of("/srv/staging-spool"), staging.spoolDir());
+        env.remove("QUARKUS_PROFILE");
+        properties.put("quarkus.profile", "other");
+        assertEquals("plain", read().lease().key(), "no %other value: the plain one");
     }
 
     @Test
-    void natsUrlStandsInOnlyWhenTheKeyIsUnset() throws ConfigException {
-        assertEquals(Optional.of("nats://n:4222"), read(Map.of(), Map.of("NATS_URL", "nats://n:4222")).natsUrl());
-        assertEquals(Optional.of("nats://k:4222"), read(Map.of("leasehold.nats.url", "nats://k:4222"),
-                Map.of("NATS_URL", "nats://n:4222")).natsUrl());
-        assertEquals(Optional.empty(), read(Map.of("leasehold.nats.url", "  "), Map.of()).natsUrl(),
-                "a blank value counts as unset");
+    void theSpoolDirCountsAsSetFromAnySource() throws IOException {
+        packagedFile("leasehold.spool.dir=/from/jar\n");
+        assertTrue(read().spoolDirSet());
+        assertEquals(Path.of("/from/jar"), read().spoolDir());
+        Files.delete(dir.resolve("jar/application.properties"));
+        env.put("LEASEHOLD_SPOOL_DIR", "relative/spool");
+        assertTrue(read().spoolDirSet());
+        assertEquals(Path.of("relative/spool"), read().spoolDir());
+        env.clear();
+        properties.put("leasehold.spool.dir", "spool");
+        assertTrue(read().spoolDirSet(), "given, even when it is the default's value");
     }
 
     @Test
-    void natsSettingsCarryCredentialsAndTimeouts() throws ConfigException {
-        NatsSettings s = read(Map.of("leasehold.nats.url", "tls://h:4222", "leasehold.nats.user", "u",
-                "leasehold.nats.password", "p", "leasehold.nats.credentials", "/c.creds",
-                "leasehold.nats.request-timeout", "750ms"), Map.of()).nats("me").orElseThrow();
+    void natsUrlStandsInOnlyWhenTheKeyIsUnset() throws IOException {
+        env.put("NATS_URL", "nats://n:4222");
+        assertEquals("nats://n:4222", read().nats("me").orElseThrow().urls());
+        properties.put("leasehold.nats.url", "nats://k:4222");
+        assertEquals("nats://k:4222", read().nats("me").orElseThrow().urls());
+    }
+
+    @Test
+    void natsSettingsCarryCredentialsAndTimeouts() throws IOException {
+        workingDirectoryFile("leasehold.nats.url=tls://h:4222\nleasehold.nats.user=u\nleasehold.nats.password=p\n"
+                + "leasehold.nats.credentials=/c.creds\nleasehold.nats.request-timeout=750ms\n");
+        env.put("LEASEHOLD_NATS_TLS_TRUSTSTORE_PASSWORD", "pw");
+        NatsSettings s = read().nats("me").orElseThrow();
         assertEquals("tls://h:4222", s.urls());
         assertEquals(Optional.of("u"), s.user());
         assertEquals(Optional.of("p"), s.password());
         assertEquals(Optional.of(Path.of("/c.creds")), s.credentials());
+        assertEquals(Optional.of("pw"), s.truststorePassword());
         assertEquals(Duration.ofMillis(750), s.requestTimeout());
+        assertEquals(Duration.ofSeconds(2), s.connectTimeout());
         assertEquals("me", s.connectionName());
     }
 
     @Test
-    void aBadDurationNamesItsKey() {
-        ConfigException e = assertThrows(ConfigException.class,
-                () -> read(Map.of("leasehold.lease.renew-every", "soon"), Map.of()));
-        assertTrue(e.getMessage().contains("leasehold.lease.renew-every") && e.getMessage().contains("'soon'"),
-                e.getMessage());
+    void aValueThatCannotBeReadIsOneLineNamingItsKey() throws IOException {
+        workingDirectoryFile("leasehold.lease.renew-every=soon\n");
+        String said = refused();
+        assertEquals("invalid configuration: leasehold.lease.renew-every cannot be \"soon\": Invalid duration: soon",
+                said);
+        env.put("LEASEHOLD_LEASE_REPLICAS", "three");
+        said = refused();
+        assertTrue(said.contains("leasehold.lease.replicas cannot be \"three\"") && said.contains("renew-every"), said);
+        assertFalse(said.contains("\n"), said);
     }
 
     @Test
-    void inconsistentTimingsAreRefusedByTheServicesRules() {
-        ConfigException e = assertThrows(ConfigException.class,
-                () -> read(Map.of(), Map.of("LEASEHOLD_LEASE_RENEW_DEADLINE", "20s")));
-        assertTrue(e.getMessage().contains("leasehold.lease.duration"), e.getMessage());
-        e = assertThrows(ConfigException.class, () -> read(Map.of("leasehold.lease.renew-every", "500ms",
-                "leasehold.lease.renew-deadline", "900ms", "leasehold.lease.duration", "2s"), Map.of()));
-        assertTrue(e.getMessage().contains("leasehold.lease.renew-every must be at least 1s"), e.getMessage());
+    void theServicesRulesAreApplied() throws IOException {
+        env.put("LEASEHOLD_LEASE_RENEW_DEADLINE", "20s");
+        assertTrue(refused().contains("leasehold.lease.duration (PT15S) must be at least"), refused());
+        env.clear();
+        properties.putAll(Map.of("leasehold.lease.renew-every", "500ms", "leasehold.lease.renew-deadline", "900ms",
+                "leasehold.lease.duration", "2s"));
+        assertTrue(refused().contains("leasehold.lease.renew-every must be at least 1s"), refused());
+        properties.clear();
+        properties.put("leasehold.lease.replicas", "7");
+        assertEquals("invalid configuration: leasehold.lease.replicas must be between 1 and 5, got 7", refused());
+        properties.clear();
+        properties.putAll(Map.of("leasehold.lease.bucket", "a.b", "leasehold.nats.user", "u",
+                "leasehold.nats.connect-timeout", "0s", "leasehold.nats.request-timeout", "15s"));
+        String said = refused();
+        for (String key : new String[] {"leasehold.lease.bucket", "leasehold.nats.password",
+                "leasehold.nats.connect-timeout", "leasehold.nats.request-timeout"}) {
+            assertTrue(said.contains(key), key + " in " + said);
+        }
     }
 
     @Test
-    void otherBadValuesNameTheirKeys() {
-        ConfigException e = assertThrows(ConfigException.class, () -> read(Map.of("leasehold.lease.bucket",
-                "a.b", "leasehold.nats.user", "u", "leasehold.nats.connect-timeout", "0s"), Map.of()));
-        assertTrue(e.getMessage().contains("leasehold.lease.bucket"), e.getMessage());
-        assertTrue(e.getMessage().contains("leasehold.nats.password"), e.getMessage());
-        assertTrue(e.getMessage().contains("leasehold.nats.connect-timeout"), e.getMessage());
-    }
-
-    @Test
-    void replicasAreReadAndCheckedByTheServicesRules() throws ConfigException {
-        assertEquals(5, read(Map.of("leasehold.lease.replicas", "5"), Map.of()).lease().replicas());
-        ConfigException e = assertThrows(ConfigException.class,
-                () -> read(Map.of("leasehold.lease.replicas", "7"), Map.of()));
-        assertEquals("invalid configuration: leasehold.lease.replicas must be between 1 and 5, got 7", e.getMessage());
-        e = assertThrows(ConfigException.class, () -> read(Map.of(), Map.of("LEASEHOLD_LEASE_REPLICAS", "three")));
-        assertEquals("invalid configuration: leasehold.lease.replicas must be a whole number, got 'three'",
-                e.getMessage());
-    }
-
-    @Test
-    void envNamesFollowQuarkus() {
-        assertEquals("LEASEHOLD_NATS_TLS_KEYSTORE_PASSWORD", CommandConfig.envName("leasehold.nats.tls.keystore-password"));
+    void keysOfTheDrainAndTheApiAreNotCommandModesBusiness() throws IOException {
+        properties.putAll(Map.of("leasehold.handler", "exec", "leasehold.drain.mode", "sideways",
+                "leasehold.lease.duraton", "1s"));
+        assertEquals("controller", read().lease().key(), "checked by the service, at its start; an unknown key"
+                + " is no error, as in the service");
     }
 }

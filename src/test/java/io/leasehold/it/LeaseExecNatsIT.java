@@ -25,8 +25,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code lease exec} and {@code lease status} of the packaged jar against a real nats-server: with a
- * serving holder (CMD acts under its epoch, and is stopped when that epoch goes stale), and without
- * one (the command takes the lease for its run, gives it back after, and stops CMD when it loses it).
+ * serving holder (CMD acts under its epoch once it saw it renewed, and is stopped when that epoch goes
+ * stale), with a dead one (the command waits and takes a fresh epoch), and without one (the command
+ * takes the lease for its run on the service's floor, gives it back after, and stops CMD when it loses
+ * it, KILL before the duration); without the service's spool it takes nothing.
  */
 class LeaseExecNatsIT {
 
@@ -50,6 +52,8 @@ class LeaseExecNatsIT {
         config = Map.of("leasehold.nats.url", nats.url(), "leasehold.lease.bucket", "exec-" + System.nanoTime(),
                 "leasehold.lease.duration", "3s", "leasehold.lease.renew-every", "1s",
                 "leasehold.lease.renew-deadline", "2s", "leasehold.spool.dir", work.resolve("spool").toString());
+        // As a service leaves it: lease exec keeps its floor in the service's spool, never one of its own.
+        Files.createDirectories(work.resolve("spool"));
     }
 
     @AfterEach
@@ -128,7 +132,9 @@ class LeaseExecNatsIT {
         assertEquals(0, exec.awaitExit(DEADLINE), exec.stderr());
         assertTrue(exec.stdout().endsWith("finished\n"), exec.stdout());
         assertTrue(exec.stderr().contains("released the controller lease (epoch " + epoch + ")"), exec.stderr());
-        assertEquals("free", status().get("state").asText(), "given back after the run");
+        JsonNode after = status();
+        assertEquals("free", after.get("state").asText(), "given back after the run: " + after);
+        assertEquals("released", after.get("vacancy").asText(), after.toString());
     }
 
     @Test
@@ -141,7 +147,7 @@ class LeaseExecNatsIT {
                 "exec", "--", "sh", "-c", "echo \"$LEASEHOLD_EPOCH\"");
         assertEquals(0, run.status(), run.stderr());
         assertEquals(epoch + "\n", run.stdout());
-        assertTrue(run.stderr().contains("CMD acts under its epoch " + epoch), run.stderr());
+        assertTrue(run.stderr().contains("seen renewing: CMD acts under its epoch " + epoch), run.stderr());
 
         JsonNode said = status();
         assertEquals("held", said.get("state").asText());
@@ -169,16 +175,74 @@ class LeaseExecNatsIT {
     }
 
     @Test
-    void whenTheCommandsOwnLeaseIsLostItGetsTermThenKill() {
-        // This CMD shrugs TERM off, so only the KILL after the grace ends it.
+    void whenTheCommandsOwnLeaseIsLostItGetsTermThenKillBeforeTheDuration() {
+        // This CMD shrugs TERM off, so only the KILL ends it: due halfway from renew-deadline to duration.
         LeaseCommandProcess exec = exec("taker", "echo $$ > \"$W/pid\"; trap 'echo got TERM' TERM; "
                 + "echo \"epoch=$LEASEHOLD_EPOCH\"; i=0; while [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done");
         long epoch = epochSaid(exec);
+        long stoppedAt = System.nanoTime();
         nats.stop();
         assertEquals(128 + 9, exec.awaitExit(DEADLINE), exec.stderr());
+        Duration took = Duration.ofNanos(System.nanoTime() - stoppedAt);
         assertTrue(exec.stdout().contains("got TERM"), exec.stdout());
         String log = exec.stderr();
         assertTrue(log.contains("the controller lease was lost (epoch " + epoch + ")"), log);
-        assertTrue(log.contains("did not exit within PT5S of SIGTERM: SIGKILL"), log);
+        assertTrue(log.matches("(?s).*did not exit within PT0\\.\\d+S of SIGTERM: SIGKILL.*"), "KILL 0.5s after TERM:\n" + log);
+        // The last renewal was sent before the stop: KILL by then + 2.5s; a second more for the test to see it.
+        assertTrue(took.compareTo(Duration.ofMillis(3500)) < 0, "exited " + took + " after the bus stopped:\n" + log);
+    }
+
+    @Test
+    void whenTheCommandsOwnLeaseIsLostACommandThatExitsOnTermEndsTheRunAtOnce() {
+        LeaseCommandProcess exec = exec("taker", WAITING);
+        epochSaid(exec);
+        long stoppedAt = System.nanoTime();
+        nats.stop();
+        assertEquals(42, exec.awaitExit(DEADLINE), "CMD's own status:\n" + exec.stderr());
+        Duration took = Duration.ofNanos(System.nanoTime() - stoppedAt);
+        // TERM at the deadline, at most 2s after the stop; no waiting for the KILL's time after CMD ended.
+        assertTrue(took.compareTo(Duration.ofMillis(3000)) < 0, "exited " + took + " after the bus stopped:\n"
+                + exec.stderr());
+        assertTrue(exec.stdout().contains("trapped TERM"), exec.stdout());
+    }
+
+    @Test
+    void afterTheHolderIsKilledExecWaitsAndTakesAFreshEpoch() throws IOException {
+        ServiceProcess holder = serve("holder");
+        long dead = held(holder).get("epoch").asLong();
+        holder.kill();
+        long killedAt = System.nanoTime();
+        Finished run = LeaseCommandProcess.run("after", config, Map.of("W", work.toString()), DEADLINE,
+                "exec", "--", "sh", "-c", "echo \"epoch=$LEASEHOLD_EPOCH\"");
+        Duration took = Duration.ofNanos(System.nanoTime() - killedAt);
+        assertEquals(0, run.status(), run.stderr());
+        long epoch = Long.parseLong(run.stdout().strip().substring("epoch=".length()));
+        assertTrue(epoch > dead, "a fresh epoch, not the dead holder's " + dead + ": " + epoch);
+        assertTrue(run.stderr().contains("took the controller lease over from"), run.stderr());
+        assertTrue(took.compareTo(Duration.ofSeconds(3)) >= 0, "not before a full duration: " + took);
+        assertEquals(Long.toString(epoch), Files.readString(work.resolve("spool/lease/epoch-floor")).strip());
+    }
+
+    @Test
+    void withoutTheServicesSpoolExecTakesNoLeaseAndMakesNothingWhereItRuns() throws IOException {
+        Path cwd = Files.createDirectories(work.resolve("elsewhere"));
+        Map<String, String> unset = new HashMap<>(config);
+        unset.remove("leasehold.spool.dir");
+        Map<String, String> missing = new HashMap<>(config);
+        missing.put("leasehold.spool.dir", work.resolve("no-such-spool").toString());
+        for (Map<String, String> settings : List.of(unset, missing)) {
+            LeaseCommandProcess exec = LeaseCommandProcess.startIn(cwd, "no-floor", settings,
+                    Map.of("W", work.toString()), "exec", "--", "sh", "-c", "echo ran");
+            started.add(exec);
+            assertEquals(1, exec.awaitExit(DEADLINE), exec.stderr());
+            assertEquals("", exec.stdout(), "CMD never ran");
+            assertTrue(exec.stderr().contains("CMD not started: the lease cannot be taken")
+                    && exec.stderr().contains("leasehold.spool.dir"), exec.stderr());
+            try (var made = Files.list(cwd)) {
+                assertEquals(List.of(), made.toList(), "nothing made where it ran");
+            }
+            assertTrue(Files.notExists(work.resolve("no-such-spool")), "no spool of its own");
+            assertEquals("free", status().get("state").asText(), "nothing written to the lease either");
+        }
     }
 }

@@ -75,7 +75,7 @@ class LeaseExecOwnLeaseFaultIT {
             Lease taken = rig.awaitTaken(candidate, epoch);
             long takenAt = ActLog.nowMillis();
             int exited = exec.awaitExit(WITHIN);
-            long exitSeenAt = ActLog.nowMillis();
+            long exitSeenAt = exec.exitedAtMillis(); // when it exited, not when the test got round to looking
             Act lastOfCmd = rig.actsOf(name).stream().max(Comparator.comparingLong(Act::atMillis)).orElseThrow();
 
             String context = "round " + round + ", CMD " + how;

@@ -25,11 +25,21 @@ public final class LeaseCommandProcess implements AutoCloseable {
     private final Path out;
     private final Path err;
 
+    /** When the process ended, on the act log's clock (-1 while it runs): stamped as it exits, not when a test looks. */
+    private volatile long exitedAtMillis = -1;
+
     private LeaseCommandProcess(String name, Process process, Path out, Path err) {
         this.name = name;
         this.process = process;
         this.out = out;
         this.err = err;
+        process.onExit().thenRun(() -> exitedAtMillis = ActLog.nowMillis());
+    }
+
+    /** When it exited, on {@link ActLog#nowMillis()}'s clock; call after {@link #awaitExit}. */
+    public long exitedAtMillis() {
+        Await.until(name + "'s exit to be stamped", Duration.ofSeconds(10), () -> exitedAtMillis >= 0);
+        return exitedAtMillis;
     }
 
     public static LeaseCommandProcess start(String name, Map<String, String> config, Map<String, String> env,
