@@ -125,8 +125,8 @@ class LeaseExecNatsIT {
         assertEquals(epoch, during.get("epoch").asLong());
         assertTrue(during.get("holder").get("instance").asText().contains("pid " + exec.pid() + " "),
                 "the exec process holds it: " + during);
-        assertEquals(Long.toString(epoch), Files.readString(work.resolve("spool/lease/epoch-floor")).strip(),
-                "the epoch floor in the spool knows the epoch");
+        long floor = Long.parseLong(Files.readString(work.resolve("spool/lease/epoch-floor")).strip());
+        assertTrue(floor >= epoch, "the epoch floor in the spool knows the epoch (or a renewal after it): " + floor);
 
         Files.createFile(work.resolve("go"));
         assertEquals(0, exec.awaitExit(DEADLINE), exec.stderr());
