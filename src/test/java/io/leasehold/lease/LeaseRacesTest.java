@@ -53,17 +53,9 @@ class LeaseRacesTest {
         }
     }
 
-    final class Node {
-        final DrivenClock clock;
-        final RecordingLeaseEvents events = new RecordingLeaseEvents();
-        final ControllerLease lease;
-        final io.leasehold.core.Clock.Ticks ticks;
-
+    final class Node extends LeaseNode {
         Node(String name, Executor steps, DrivenClock clock) {
-            this.clock = clock;
-            lease = new ControllerLease(store, floor, clock, TIMING, new Holder(name, "host", "test"), steps, calls,
-                    events);
-            ticks = clock.every("lease", TIMING.renewEvery(), lease::tick);
+            super(store, floor, calls, TIMING, name, steps, clock);
         }
 
         Node(String name, Executor steps) {
@@ -72,14 +64,6 @@ class LeaseRacesTest {
 
         Node(String name) {
             this(name, Runnable::run);
-        }
-
-        void step() {
-            clock.tick("lease");
-        }
-
-        CompletableFuture<Void> stepAsync() {
-            return lease.tick().subscribeAsCompletionStage();
         }
     }
 

@@ -64,29 +64,14 @@ class LeaseStateMachineTest {
         }
     }
 
-    /** One process: its own clock and events; steps run on the caller's thread unless given a pool. */
-    final class Node {
-        final DrivenClock clock = new DrivenClock();
-        final RecordingLeaseEvents events = new RecordingLeaseEvents();
-        final ControllerLease lease;
-        final io.leasehold.core.Clock.Ticks ticks;
-
+    /** One process on this test's store and floor; steps on the caller's thread unless given a pool. */
+    final class Node extends LeaseNode {
         Node(String name) {
             this(name, Runnable::run);
         }
 
         Node(String name, java.util.concurrent.Executor steps) {
-            lease = new ControllerLease(store, floor, clock, TIMING, new Holder(name, "host", "test"), steps, calls,
-                    events);
-            ticks = clock.every("lease", TIMING.renewEvery(), lease::tick);
-        }
-
-        void step() {
-            clock.tick("lease");
-        }
-
-        String mode() {
-            return lease.standing().mode();
+            super(store, floor, calls, TIMING, name, steps, new DrivenClock());
         }
     }
 
