@@ -276,6 +276,30 @@ class LeaseStateMachineTest {
     }
 
     @Test
+    void wallClocksThatJumpOrDisagreeNeitherCostTheHolderNorLetACandidateTakeOver() throws Exception {
+        Node a = new Node("a");
+        DrivenClock behind = new DrivenClock();
+        behind.set(DrivenClock.START.minus(Duration.ofHours(1))); // the candidate's wall clock an hour behind
+        LeaseNode b = new LeaseNode(store, floor, calls, TIMING, "b", Runnable::run, behind);
+        a.step();
+        long epoch = a.lease.epochForAct();
+        b.step();
+        for (int i = 0; i < 12; i++) { // four full durations, both renewing and watching on time
+            a.clock.advance(TIMING.renewEvery());
+            b.clock.advance(TIMING.renewEvery());
+            if (i == 5) {
+                a.clock.set(a.clock.now().plus(Duration.ofMinutes(10))); // the holder's steps forward mid-run
+            }
+        }
+        assertEquals("held", a.mode());
+        assertEquals(epoch, a.lease.epochForAct());
+        assertEquals(0, a.events.lostCount());
+        assertEquals("waiting", b.mode(), "only the monotonic clocks count: no takeover of a live holder");
+        assertEquals("a", b.lease.standing().holder().instance(), "b kept watching a");
+        assertEquals(epoch, b.lease.epochForAct());
+    }
+
+    @Test
     void anEmptyKeyAfterEpochsWereIssuedIsTreatedAsAReset() throws Exception {
         Node a = new Node("a");
         a.step();
