@@ -1,6 +1,5 @@
 package io.leasehold.drain;
 
-import io.leasehold.core.Blocking;
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Clock;
 import io.leasehold.core.HeldClaim;
@@ -11,19 +10,19 @@ import io.leasehold.lease.ActRefused;
 import io.leasehold.lease.LeaseGate;
 import io.leasehold.spool.Spool;
 import io.leasehold.spool.UnfitFileException;
-import io.smallrye.mutiny.Uni;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
 /**
- * The work on one claim, as one pipeline: read the payload (the look just before work starts), run
- * the handler until it answers, times out, or the claim is lost, then settle. Cancelling the
- * pipeline cancels the handler. Every failure inside (an unreadable or oversized payload, a handler
+ * The work on one claim: read the payload (the look just before work starts), run the handler until
+ * it answers, times out, or the claim is lost ({@link Attempt}), then settle. Cancelling it cancels
+ * the handler. Every failure inside (an unreadable or oversized payload, a handler
  * that throws or fails, an Error, a settlement that cannot be written) ends as an outcome with its
  * reason, never as a failed pipeline that would leave the claim to expire.
  */
@@ -57,23 +56,102 @@ final class ClaimWork {
         this.events = events;
     }
 
+    /** The work on one claim, started; cancelling it stops the handler and drops the outcome. */
+    interface Run {
+        void cancel();
+    }
+
     /**
-     * Where the item went: "done", "failed", "retried", "lost", {@link Settlement#HANDED_BACK} or
-     * {@link #JUNK}. Never fails: whatever goes wrong inside the attempt becomes its outcome.
+     * Works on the claim on the calling thread, which must be a worker: the look, the handler, and the
+     * settlement when the handler answers at once. {@code done} gets where the item went ("done",
+     * "failed", "retried", "lost", {@link Settlement#HANDED_BACK} or {@link #JUNK}) exactly once: before
+     * this returns when everything finished at once, else later on a worker (or on the renewal thread,
+     * when a settlement that could not be written is tried again there). Never fails: whatever goes
+     * wrong inside the attempt becomes its outcome.
      */
-    Uni<String> on(HeldClaim claim) {
-        return Blocking.call(workers, () -> look(claim))
-                .onItem().transformToUni(look -> {
-                    if (look.junk()) {
-                        return Uni.createFrom().item(leftAlone(claim));
-                    }
-                    if (look.refused() != null) {
-                        return Blocking.call(workers, () -> notHolder(claim, look.refused()));
-                    }
-                    Uni<Outcome> outcome = look.outcome() != null ? Uni.createFrom().item(look.outcome())
-                            : attempt(claim, look.payload(), look.epoch());
-                    return outcome.onItem().transformToUni(o -> settle(claim, o));
-                });
+    Run on(HeldClaim claim, Consumer<String> done) {
+        OneRun run = new OneRun(claim, done);
+        run.start();
+        return run;
+    }
+
+    /** One claim's run: calls {@code done} once, whether it finished, was cancelled, or both raced. */
+    private final class OneRun implements Run {
+        private final HeldClaim claim;
+        private final Consumer<String> done;
+        private final Thread starter = Thread.currentThread();
+        private final AtomicBoolean finished = new AtomicBoolean();
+        private volatile boolean starting = true;
+        private volatile Attempt attempt;
+
+        OneRun(HeldClaim claim, Consumer<String> done) {
+            this.claim = claim;
+            this.done = done;
+        }
+
+        void start() {
+            try {
+                Look look = look(claim);
+                if (look.junk()) {
+                    finish(leftAlone(claim));
+                } else if (look.refused() != null) {
+                    finish(notHolder(claim, look.refused()));
+                } else if (look.outcome() != null) {
+                    settle(look.outcome());
+                } else {
+                    attempt = Attempt.start(handler, new WorkItem(claim.id(), claim.attempt(), look.payload(),
+                            look.epoch()), claim, clock, timeout, events, this::decided);
+                }
+            } finally {
+                starting = false;
+            }
+        }
+
+        /**
+         * Settles on this thread when the outcome came while starting (no thread switch per item);
+         * an outcome that came later, on an event loop, a timer or the renewal thread, is settled on a
+         * worker: those threads never do file I/O.
+         */
+        private void decided(Outcome outcome) {
+            if (starting && Thread.currentThread() == starter) {
+                settle(outcome);
+            } else {
+                workers.execute(() -> settle(outcome));
+            }
+        }
+
+        private void settle(Outcome outcome) {
+            if (finished.get()) {
+                return; // cancelled: the claim is being handed back
+            }
+            if (gate.gatesSettlements() && !(outcome instanceof Outcome.Lost)) {
+                try {
+                    gate.epochForAct();
+                } catch (ActRefused refused) {
+                    // Not the holder any more: move nothing; the claim expires and the holder takes it over.
+                    claim.markLost();
+                    finish("lost");
+                    return;
+                }
+            }
+            retries.settle(claim, outcome, this::finish);
+        }
+
+        private void finish(String where) {
+            if (finished.compareAndSet(false, true)) {
+                done.accept(where);
+            }
+        }
+
+        @Override
+        public void cancel() {
+            Attempt a = attempt;
+            if (a != null) {
+                a.cancel();
+            }
+            retries.cancel(claim);
+            finish("cancelled");
+        }
     }
 
     /**
@@ -135,26 +213,6 @@ final class ClaimWork {
         return JUNK;
     }
 
-    /**
-     * Settles on the thread the outcome came on, unless that is an event loop: most handlers answer on
-     * a worker already, and another hop would cost a thread switch per item for nothing.
-     */
-    private Uni<String> settle(HeldClaim claim, Outcome outcome) {
-        if (gate.gatesSettlements() && !(outcome instanceof Outcome.Lost)) {
-            try {
-                gate.epochForAct();
-            } catch (ActRefused refused) {
-                // Not the holder any more: move nothing; the claim expires and the holder takes it over.
-                claim.markLost();
-                return Uni.createFrom().item("lost");
-            }
-        }
-        if (io.vertx.core.Context.isOnEventLoopThread()) {
-            return Blocking.call(workers, () -> retries.settle(claim, outcome)).flatMap(where -> where);
-        }
-        return retries.settle(claim, outcome);
-    }
-
     /** Reading the payload is the look at the directory just before work starts. */
     private Optional<byte[]> readIfHeld(HeldClaim claim) throws IOException {
         ClaimName name = claim.current();
@@ -170,21 +228,5 @@ final class ClaimWork {
             }
         }
         return Optional.empty();
-    }
-
-    private Uni<Outcome> attempt(HeldClaim claim, byte[] payload, long epoch) {
-        Instant started = clock.now();
-        WorkItem item = new WorkItem(claim.id(), claim.attempt(), payload, epoch);
-        // deferred: a handler that throws (an Error too) fails the Uni instead of escaping.
-        Uni<Outcome> work = Uni.createFrom().deferred(() -> handler.handle(item))
-                .onItem().ifNull().continueWith(() -> Outcome.retry("the handler answered nothing"))
-                .onFailure().recoverWithItem(e -> Outcome.retry("handler failed: " + e));
-        if (!timeout.isZero()) {
-            work = work.ifNoItem().after(timeout).recoverWithItem(() -> Outcome.retry("timed out after " + timeout));
-        }
-        Uni<Outcome> lost = Uni.createFrom().emitter(e -> claim.onLost(() -> e.complete(Outcome.lost())));
-        // Whichever comes first wins; the other is cancelled, so a lost claim stops the handler at once.
-        return Uni.combine().any().of(work, lost).invoke(outcome -> events.attempted(claim.id(), outcome.label(),
-                Duration.between(started, clock.now())));
     }
 }

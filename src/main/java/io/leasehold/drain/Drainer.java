@@ -12,7 +12,6 @@ import io.leasehold.lease.LeaseGate;
 import io.leasehold.spool.ArrivalWatch;
 import io.leasehold.spool.Spool;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.subscription.Cancellable;
 import io.smallrye.mutiny.subscription.UniEmitter;
 import java.io.IOException;
 import java.time.Duration;
@@ -62,7 +61,7 @@ public final class Drainer {
     private final ClaimWork work;
 
     private final Map<String, HeldClaim> held = new ConcurrentHashMap<>();
-    private final Map<String, Cancellable> working = new ConcurrentHashMap<>();
+    private final Map<String, ClaimWork.Run> working = new ConcurrentHashMap<>();
     private final AtomicInteger running = new AtomicInteger();
     private final PendingCandidates candidates = new PendingCandidates();
     private final Sightings sightings = new Sightings();
@@ -260,49 +259,107 @@ public final class Drainer {
             claim = claiming.call();
         } finally {
             if (claim.isPresent()) {
-                begin(claim.get());
+                HeldClaim first = hold(claim.get());
+                // One thread switch when a slot starts work; none per item after that (see lane).
+                workers.execute(() -> lane(first));
             } else {
                 running.decrementAndGet();
             }
         }
     }
 
-    private void begin(ClaimName claim) {
+    private HeldClaim hold(ClaimName claim) {
         HeldClaim held = new HeldClaim(claim);
         this.held.put(claim.id(), held);
-        Cancellable cancel = work.on(held)
-                .invoke(where -> {
-                    if (where.equals(Settlement.HANDED_BACK)) {
-                        handedBackForOthers.add(claim.id());
+        return held;
+    }
+
+    /**
+     * One slot's work, on a worker: its claim, then the next claim it makes, on this same thread for
+     * as long as each item finishes before its run returns (a handler that answers at once). An item
+     * whose handler answers later goes on from the thread that settled it.
+     */
+    private void lane(HeldClaim first) {
+        for (HeldClaim claim = first; claim != null; ) {
+            LaneTurn turn = new LaneTurn();
+            HeldClaim current = claim;
+            ClaimWork.Run run;
+            try {
+                run = work.on(current, where -> {
+                    finished(current, where);
+                    if (!turn.endedInline()) {
+                        goOnElsewhere();
                     }
-                })
-                .onTermination().invoke(() -> finished(held))
+                });
+            } catch (RuntimeException | Error e) {
                 // ClaimWork turns every failure into an outcome; this is only a last word should that ever break.
-                .subscribe().with(where -> { }, e -> LOG.errorf(e, "working on %s failed unexpectedly; its lease "
-                        + "will run out and another instance takes it over", held.current()));
-        working.put(claim.id(), cancel);
-        if (!this.held.containsKey(claim.id())) {
-            working.remove(claim.id(), cancel); // it finished before it was registered
-        }
-        if (!accepting) {
-            handBack(held); // claimed while a stop ran: stop's own hand-back may have missed it
+                LOG.errorf(e, "working on %s failed unexpectedly; its lease will run out and another instance "
+                        + "takes it over", current.current());
+                finished(current, "lost");
+                run = () -> { };
+                turn.endedInline();
+            }
+            working.put(current.id(), run);
+            if (!held.containsKey(current.id())) {
+                working.remove(current.id(), run); // it finished before it was registered
+            } else if (!accepting) {
+                handBack(current); // claimed while a stop ran: stop's own hand-back may have missed it
+            }
+            claim = turn.returned() ? null : nextForSlot();
         }
     }
 
-    private void finished(HeldClaim held) {
+    /**
+     * Settled later, on a worker as a rule: the slot claims its next item right there. On an event
+     * loop, which must never do file I/O, or the renewal thread, which must get on with renewing, the
+     * slot goes on on a worker.
+     */
+    private void goOnElsewhere() {
+        if (io.vertx.core.Context.isOnEventLoopThread() || Thread.currentThread() == renewalPass) {
+            workers.execute(() -> lane(nextForSlot()));
+        } else {
+            lane(nextForSlot());
+        }
+    }
+
+    /** The claim for a slot whose item just ended (takeovers first), or null with the slot given back. */
+    private HeldClaim nextForSlot() {
+        try {
+            while (claiming()) {
+                ClaimName due = takeoversDue.poll();
+                Optional<ClaimName> claim;
+                if (due != null) {
+                    claim = held.containsKey(due.id()) ? Optional.empty() : takeover.takeOver(due);
+                } else {
+                    String id = candidates.poll();
+                    if (id == null) {
+                        break; // the fill loop lists the folder again when it needs to
+                    }
+                    if (held.containsKey(id) || handedBackForOthers.contains(id)) {
+                        continue;
+                    }
+                    claim = spool.claim(id, clock.now());
+                    claim.ifPresent(c -> tally.claimed(id));
+                }
+                if (claim.isPresent()) {
+                    return hold(claim.get());
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.warnf(e, "a claim failed; the next tick tries again");
+        }
+        running.decrementAndGet();
+        requestFill(); // a listing may be due, or an item arrived while this slot was busy
+        signalIfIdle();
+        return null;
+    }
+
+    private void finished(HeldClaim held, String where) {
+        if (where.equals(Settlement.HANDED_BACK)) {
+            handedBackForOthers.add(held.id());
+        }
         this.held.remove(held.id(), held);
         working.remove(held.id());
-        running.decrementAndGet();
-        // Usually on a worker after the settlement: claim the next item here rather than hand the fill to
-        // another worker (a thread switch per item). A cancellation can end the work on an event loop,
-        // which must never do file I/O, and a lost claim or a retried settlement on the renewal thread,
-        // which must get on with renewing the other claims: then the fill goes to a worker.
-        if (io.vertx.core.Context.isOnEventLoopThread() || Thread.currentThread() == renewalPass) {
-            requestFill();
-        } else {
-            fillSynchronously();
-        }
-        signalIfIdle();
     }
 
     private void signalIfIdle() {
@@ -382,7 +439,7 @@ public final class Drainer {
     }
 
     private void handBack(HeldClaim claim) {
-        Cancellable work = working.get(claim.id());
+        ClaimWork.Run work = working.get(claim.id());
         try {
             if (claim.beginFinishing()) {
                 if (work != null) {

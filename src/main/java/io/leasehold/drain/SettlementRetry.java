@@ -4,12 +4,12 @@ import io.leasehold.core.Backoff;
 import io.leasehold.core.Clock;
 import io.leasehold.core.HeldClaim;
 import io.leasehold.core.Outcome;
-import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.subscription.UniEmitter;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 import org.jboss.logging.Logger;
 
@@ -27,16 +27,30 @@ final class SettlementRetry {
     private static final class Waiting {
         final HeldClaim claim;
         final Outcome outcome;
-        final UniEmitter<? super String> settled;
+        private final Consumer<String> settled;
         volatile int failures;
         volatile Instant nextTry;
         /** Completed or cancelled (handed back at shutdown): not to be tried again. */
-        volatile boolean ended;
+        private final AtomicBoolean ended = new AtomicBoolean();
 
-        Waiting(HeldClaim claim, Outcome outcome, UniEmitter<? super String> settled) {
+        Waiting(HeldClaim claim, Outcome outcome, Consumer<String> settled) {
             this.claim = claim;
             this.outcome = outcome;
             this.settled = settled;
+        }
+
+        boolean ended() {
+            return ended.get();
+        }
+
+        boolean end() {
+            return ended.compareAndSet(false, true);
+        }
+
+        void complete(String where) {
+            if (end()) {
+                settled.accept(where);
+            }
         }
     }
 
@@ -55,21 +69,32 @@ final class SettlementRetry {
         this.random = random;
     }
 
-    /** Where the item went; when the first try fails, completes once a later one succeeds. Blocks. */
-    Uni<String> settle(HeldClaim claim, Outcome outcome) {
+    /**
+     * Settles now and tells {@code settled} where the item went; when this first try fails, tells it
+     * once a later one succeeds (on the renewal thread), or "lost" when the claim is found taken over.
+     */
+    void settle(HeldClaim claim, Outcome outcome, Consumer<String> settled) {
+        String where;
         try {
-            return Uni.createFrom().item(settlement.apply(claim, outcome));
+            where = settlement.apply(claim, outcome);
         } catch (Throwable e) { // an Error too: whatever it is, the claim must not be dropped
-            return Uni.createFrom().emitter(settled -> {
-                Waiting entry = new Waiting(claim, outcome, settled);
-                settled.onTermination(() -> {
-                    entry.ended = true;
-                    waiting.remove(claim.id(), entry);
-                });
-                failed(entry, e);
-                // Taken over meanwhile (the renewal found it gone): there is nothing left to settle.
-                claim.onLost(() -> settled.complete("lost"));
+            Waiting entry = new Waiting(claim, outcome, settled);
+            failed(entry, e);
+            // Taken over meanwhile (the renewal found it gone): there is nothing left to settle.
+            claim.onLost(() -> {
+                waiting.remove(claim.id(), entry);
+                entry.complete("lost");
             });
+            return;
+        }
+        settled.accept(where);
+    }
+
+    /** The claim is handed back at shutdown: its waiting settlement, if any, is never tried again. */
+    void cancel(HeldClaim claim) {
+        Waiting entry = waiting.get(claim.id());
+        if (entry != null && entry.claim == claim && entry.end()) {
+            waiting.remove(claim.id(), entry);
         }
     }
 
@@ -95,8 +120,11 @@ final class SettlementRetry {
         if (!waiting.remove(entry.claim.id(), entry)) {
             return; // another try has it, or its work ended
         }
+        if (entry.ended()) {
+            return;
+        }
         try {
-            entry.settled.complete(settlement.apply(entry.claim, entry.outcome));
+            entry.complete(settlement.apply(entry.claim, entry.outcome));
         } catch (Throwable e) {
             failed(entry, e);
         }
@@ -106,7 +134,7 @@ final class SettlementRetry {
         entry.failures++;
         entry.nextTry = clock.now().plus(backoff.after(entry.failures, random));
         entry.claim.resumeHolding();
-        if (!entry.ended) {
+        if (!entry.ended()) {
             waiting.put(entry.claim.id(), entry);
         }
         events.settleFailed(entry.claim.id(), error.toString());

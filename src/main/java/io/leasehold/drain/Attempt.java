@@ -1,0 +1,115 @@
+package io.leasehold.drain;
+
+import io.leasehold.core.Clock;
+import io.leasehold.core.HeldClaim;
+import io.leasehold.core.Outcome;
+import io.leasehold.handler.Handler;
+import io.leasehold.handler.WorkItem;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.UniSubscriber;
+import io.smallrye.mutiny.subscription.UniSubscription;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * One handler attempt racing the loss of its claim and its timeout: whichever comes first decides the
+ * outcome, once, and stops the others (a lost claim cancels the handler at once). A plain subscriber
+ * rather than a chain of Mutiny operators, because it runs once per item and for a small item such a
+ * chain cost more than the item's own file operations. Whatever the handler does (throws, answers
+ * null, fails) becomes an outcome.
+ */
+final class Attempt implements UniSubscriber<Outcome> {
+
+    private final HeldClaim claim;
+    private final Clock clock;
+    private final DrainEvents events;
+    private final Consumer<Outcome> decided;
+    private final AtomicBoolean over = new AtomicBoolean();
+    private final Instant started;
+    private volatile UniSubscription subscription;
+    private volatile Clock.Timer timer;
+
+    private Attempt(HeldClaim claim, Clock clock, DrainEvents events, Consumer<Outcome> decided) {
+        this.claim = claim;
+        this.clock = clock;
+        this.events = events;
+        this.decided = decided;
+        this.started = clock.now();
+    }
+
+    /**
+     * Starts the handler on the calling thread; {@code decided} gets the outcome once, on whichever
+     * thread decided it (the caller's own when the handler answers at once).
+     */
+    static Attempt start(Handler handler, WorkItem item, HeldClaim claim, Clock clock, Duration timeout,
+            DrainEvents events, Consumer<Outcome> decided) {
+        Attempt attempt = new Attempt(claim, clock, events, decided);
+        claim.onLost(() -> attempt.decide(Outcome.lost()));
+        if (!timeout.isZero()) {
+            attempt.timer = clock.timer("leasehold-attempt-timeout", timeout,
+                    () -> attempt.decide(Outcome.retry("timed out after " + timeout)));
+        }
+        Uni<Outcome> work;
+        try {
+            work = handler.handle(item);
+        } catch (Throwable e) { // an Error too: the attempt's outcome, never an escape
+            attempt.decide(Outcome.retry("handler failed: " + e));
+            return attempt;
+        }
+        if (work == null) {
+            attempt.decide(Outcome.retry("handler failed: it answered no Uni"));
+            return attempt;
+        }
+        if (!attempt.over.get()) {
+            work.subscribe().withSubscriber(attempt);
+        }
+        return attempt;
+    }
+
+    /** Stops the attempt and drops its outcome (the claim is handed back at shutdown). */
+    void cancel() {
+        if (over.compareAndSet(false, true)) {
+            stopTheRest();
+        }
+    }
+
+    @Override
+    public void onSubscribe(UniSubscription subscription) {
+        this.subscription = subscription;
+        if (over.get()) {
+            subscription.cancel(); // lost or timed out before the handler had even subscribed
+        }
+    }
+
+    @Override
+    public void onItem(Outcome outcome) {
+        decide(outcome == null ? Outcome.retry("the handler answered nothing") : outcome);
+    }
+
+    @Override
+    public void onFailure(Throwable failure) {
+        decide(Outcome.retry("handler failed: " + failure));
+    }
+
+    private void decide(Outcome outcome) {
+        if (!over.compareAndSet(false, true)) {
+            return;
+        }
+        stopTheRest();
+        events.attempted(claim.id(), outcome.label(), Duration.between(started, clock.now()));
+        decided.accept(outcome);
+    }
+
+    private void stopTheRest() {
+        Clock.Timer t = timer;
+        if (t != null) {
+            t.close();
+        }
+        UniSubscription s = subscription;
+        if (s != null) {
+            s.cancel(); // after an item this does nothing; after a loss or a timeout it stops the handler
+        }
+    }
+}
