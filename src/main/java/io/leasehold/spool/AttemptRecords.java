@@ -137,7 +137,7 @@ final class AttemptRecords {
             }
         }
         Path old = layout.file(SpoolFolder.REASONS, id);
-        Optional<FileFacts> facts = FileFacts.of(old);
+        Optional<FileFacts> facts = FileFacts.ofLikelyAbsent(old);
         if (facts.isPresent() && !facts.get().directory()) {
             Files.deleteIfExists(old); // a symlink is removed, never followed
         }
@@ -150,7 +150,7 @@ final class AttemptRecords {
     /** The item's folder when it is a real directory; anything else under that name is junk, never entered. */
     private Optional<Path> folderOf(String id) throws IOException {
         Path folder = layout.file(SpoolFolder.ATTEMPTS, id);
-        Optional<FileFacts> facts = FileFacts.of(folder);
+        Optional<FileFacts> facts = FileFacts.ofLikelyAbsent(folder);
         if (facts.isPresent() && !facts.get().directory()) {
             report(id, facts.get().problem() + " where the folder of the item's records belongs");
             return Optional.empty();
@@ -216,6 +216,9 @@ final class AttemptRecords {
     }
 
     private Optional<Legacy> legacy(String id) throws IOException {
+        if (!FileFacts.mayExist(layout.file(SpoolFolder.REASONS, id))) {
+            return Optional.empty(); // the usual case: only spools older than per-claim records have one
+        }
         Optional<String> content = bounded(SpoolFolder.REASONS, id, layout.file(SpoolFolder.REASONS, id));
         if (content.isEmpty()) {
             return Optional.empty();

@@ -17,6 +17,23 @@ import java.util.Optional;
  */
 record FileFacts(long ino, int links, Instant modified, long size, Map<String, Object> attributes) {
 
+    /**
+     * The look of {@link #of}, but a name with nothing behind it (absent, or a symlink to nothing) is
+     * answered empty at the cost of one stat(2) and no exception. For names that are usually absent
+     * (records, reservations, settled names of a new item): the JDK's own look throws an exception for
+     * an absent name, and its stack trace cost more than the rest of a small item's work. A dangling
+     * symlink is never followed or read either way; where such a name is created, the create fails on
+     * it and the careful look ({@link #of}) reports it.
+     */
+    static Optional<FileFacts> ofLikelyAbsent(Path path) throws IOException {
+        return mayExist(path) ? of(path) : Optional.empty();
+    }
+
+    /** False when nothing is behind the name (or only a symlink to nothing): one stat(2), no exception. */
+    static boolean mayExist(Path path) {
+        return path.toFile().exists();
+    }
+
     static Optional<FileFacts> of(Path path) throws IOException {
         Map<String, Object> a;
         try {

@@ -280,7 +280,7 @@ public final class PosixSpool implements Spool {
     private void unlinkOwnName(ClaimName claim, long ino) throws IOException {
         ClaimName name = claim;
         for (int look = 0; look < LOOKS; look++) {
-            if (Files.deleteIfExists(layout.claimFile(name))) {
+            if (SpoolFiles.unlink(layout.claimFile(name))) {
                 return;
             }
             Optional<ClaimName> found = find(claim.id(), claim.generation());

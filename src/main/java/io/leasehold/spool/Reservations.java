@@ -70,7 +70,9 @@ final class Reservations {
      */
     Admission admit(String id, FileFacts facts, boolean reserve) throws IOException {
         for (int look = 0; look < 3; look++) {
-            Reservation r = read(id);
+            // The first look is the quick one: an absent reservation (a file dropped in) costs no
+            // exception; a create that then fails on a symlink to nothing looks again, carefully.
+            Reservation r = look == 0 && !FileFacts.mayExist(file(id)) ? new Reservation(State.ABSENT, 0) : read(id);
             switch (r.state()) {
                 case NAMES:
                     return r.ino() == facts.ino() ? Admission.OWN : Admission.DUPLICATE;
@@ -161,7 +163,7 @@ final class Reservations {
     /** An unreserved id whose done/ or failed/ name holds another file: written before reservations existed. */
     private boolean settledUnder(String id, FileFacts facts) throws IOException {
         for (SpoolFolder settled : new SpoolFolder[] {SpoolFolder.DONE, SpoolFolder.FAILED}) {
-            Optional<FileFacts> other = FileFacts.of(layout.file(settled, id));
+            Optional<FileFacts> other = FileFacts.ofLikelyAbsent(layout.file(settled, id));
             if (other.isPresent() && !other.get().sameFileAs(facts)) {
                 return true;
             }

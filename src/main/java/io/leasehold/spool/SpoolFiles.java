@@ -79,6 +79,15 @@ public final class SpoolFiles {
                 + " bytes (leasehold.item.max-bytes)");
     }
 
+    /**
+     * Removes the name; false when it was not there. One unlink(2) where it is there (the JDK's own
+     * delete looks at the name first); the careful delete only when that failed, to tell an absent
+     * name from an error.
+     */
+    static boolean unlink(Path file) throws IOException {
+        return file.toFile().delete() || Files.deleteIfExists(file);
+    }
+
     /** Words for what a non-regular entry is. */
     static String problem(Map<String, Object> a) {
         if (Boolean.TRUE.equals(a.get("isSymbolicLink"))) {
