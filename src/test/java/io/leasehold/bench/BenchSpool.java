@@ -2,8 +2,6 @@ package io.leasehold.bench;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -55,29 +53,6 @@ final class BenchSpool {
         return (System.nanoTime() - start) / 1e9;
     }
 
-    record RawRun(double fillSeconds, double drainSeconds, long fillCpuNanos, long drainCpuNanos) {
-    }
-
-    /**
-     * The drain's file moves in a bare loop: n items written to tmp/ and renamed into pending/, then
-     * each renamed pending -> claimed (under a claim-like name) -> done. Wall and CPU time of both halves.
-     */
-    RawRun rawCycle(String prefix, int n) throws IOException {
-        ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
-        long cpuStart = cpu.getCurrentThreadCpuTime();
-        double fillSeconds = fill(prefix, n);
-        long cpuFilled = cpu.getCurrentThreadCpuTime();
-        long start = System.nanoTime();
-        for (int i = 0; i < n; i++) {
-            String id = id(prefix, i);
-            Path claimed = folder("claimed").resolve(id + "~1-k3x9q~20261130T150000.123Z");
-            Files.move(folder("pending").resolve(id), claimed, StandardCopyOption.ATOMIC_MOVE);
-            Files.move(claimed, folder("done").resolve(id), StandardCopyOption.ATOMIC_MOVE);
-        }
-        double drainSeconds = (System.nanoTime() - start) / 1e9;
-        return new RawRun(fillSeconds, drainSeconds, cpuFilled - cpuStart, cpu.getCurrentThreadCpuTime() - cpuFilled);
-    }
-
     /** Entries in a folder, read whole. */
     long count(String folder) {
         long n = 0;
@@ -97,6 +72,18 @@ final class BenchSpool {
             return !entries.iterator().hasNext();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Removes every entry of a folder (plain files only, as the benchmark leaves them). */
+    void clear(String folder) throws IOException {
+        if (!Files.isDirectory(folder(folder))) {
+            return;
+        }
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder(folder))) {
+            for (Path entry : entries) {
+                Files.delete(entry);
+            }
         }
     }
 

@@ -12,8 +12,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -23,8 +21,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * How fast the packaged service drains its spool, next to bare renames on the same filesystem; how
- * soon an idle service picks up a new item; and whether memory stays flat with 100,000 pending items.
+ * How soon an idle packaged service picks up a new item, and whether memory stays flat and the
+ * counts stay cheap with 100,000 pending items (the drain's rate is {@link DrainRateBenchmark}).
  * Asserts correctness only (every item reaches done/); the figures go to the console and to
  * target/benchmark.md. Run with {@code ./mvnw -B verify -Pbenchmark}.
  */
@@ -40,114 +38,6 @@ class DrainBenchmark {
 
     static final Path WORK = Path.of("target", "bench").toAbsolutePath();
     static final Figures FIGURES = new Figures();
-    static double rawCycleRate;
-    static double rawDrainRate;
-    static final Map<Integer, Double> COLD_RATES = new TreeMap<>();
-
-    @Test
-    @Order(1)
-    void rawRenamesOnTheSameFilesystem() throws IOException {
-        double[] rates = raw("1 raw");
-        rawCycleRate = rates[0];
-        rawDrainRate = rates[1];
-    }
-
-    /** Measured again after the service runs, so the table shows how much the machine's load moved it. */
-    @Test
-    @Order(7)
-    void rawRenamesAgainAndTheGoals() throws IOException {
-        double again = raw("5 raw again")[0];
-        for (Map.Entry<Integer, Double> cold : COLD_RATES.entrySet()) {
-            double worst = Math.min(cold.getValue() / rawCycleRate, cold.getValue() / again);
-            double best = Math.max(cold.getValue() / rawCycleRate, cold.getValue() / again);
-            FIGURES.note(String.format("Goal (drain >= half the raw cycle rate), c=%d from a cold start: %.0f%%-%.0f%%"
-                    + " of the two raw measurements, %s.", cold.getKey(), 100 * worst, 100 * best,
-                    worst >= 0.5 ? "met" : best >= 0.5 ? "met against one raw figure only" : "NOT met"));
-        }
-    }
-
-    /** The same file moves as the drain, in a bare loop; returns the whole-cycle and drain-part rates. */
-    private static double[] raw(String part) throws IOException {
-        BenchSpool raw = fresh("raw");
-        BenchSpool.RawRun run = raw.rawCycle("r", N);
-        assertEquals(N, raw.count("done"));
-        double fillSeconds = run.fillSeconds();
-        double drainSeconds = run.drainSeconds();
-        double drainRate = N / drainSeconds;
-        double cycleRate = N / (fillSeconds + drainSeconds);
-        FIGURES.add(part, "write tmp/ + rename to pending/", num(N / fillSeconds, "items/s"),
-                "N=" + N + ", " + num(run.fillCpuNanos() / 1e3 / N, "us") + " CPU/item");
-        FIGURES.add(part, "rename pending->claimed->done", num(drainRate, "items/s"),
-                "the drain part alone, " + num(run.drainCpuNanos() / 1e3 / N, "us") + " CPU/item");
-        FIGURES.add(part, "whole cycle (all three)", num(cycleRate, "items/s"), "the raw rate of the brief");
-        raw.delete();
-        return new double[] {cycleRate, drainRate};
-    }
-
-    @Test
-    @Order(2)
-    void serviceDrainsAtConcurrency4() throws IOException {
-        drain(4);
-    }
-
-    @Test
-    @Order(3)
-    void serviceDrainsAtConcurrency16() throws IOException {
-        drain(16);
-    }
-
-    private void drain(int concurrency) throws IOException {
-        BenchSpool spool = fresh("drain-c" + concurrency);
-        spool.fill("d", N);
-        long launched = System.nanoTime();
-        try (BenchService service = BenchService.start(spool.root, concurrency, true,
-                WORK.resolve("drain-c" + concurrency + ".log"))) {
-            long firstClaim = pollTightly(Duration.ofSeconds(60),
-                    () -> !spool.isEmpty("claimed") || !spool.isEmpty("done"));
-            double cpuAtFirstClaim = service.cpuSeconds();
-            Await.until(N + " items in done/", Duration.ofMinutes(10),
-                    () -> spool.isEmpty("pending") && spool.isEmpty("claimed"));
-            long end = System.nanoTime();
-            double cpu = service.cpuSeconds() - cpuAtFirstClaim;
-            assertEquals(N, spool.count("done"), "every item reached done/");
-            assertEquals(0, spool.count("failed"));
-            double seconds = (end - firstClaim) / 1e9;
-            String part = "2 drain c=" + concurrency;
-            FIGURES.add(part, "first claim -> done/ holds N", num(N / seconds, "items/s"),
-                    String.format("%.2f s for N=%d, filled before start; %.0f%% of raw cycle, %.0f%% of raw drain",
-                            seconds, N, 100 * N / seconds / rawCycleRate, 100 * N / seconds / rawDrainRate));
-            COLD_RATES.put(concurrency, N / seconds);
-            FIGURES.add(part, "service CPU per item", num(cpu * 1e6 / N, "us"),
-                    String.format("%.1f CPU-s in %.2f s wall (JIT warm-up included)", cpu, seconds));
-            FIGURES.add(part, "process start -> first claim", num((firstClaim - launched) / 1e6, "ms"),
-                    "JVM + Quarkus start");
-        }
-        spool.delete();
-    }
-
-    /** The same drain on a warm JVM: two POST /drain passes of N each, the second one timed apart. */
-    @Test
-    @Order(4)
-    void warmDrainPass() throws IOException {
-        BenchSpool spool = fresh("warm");
-        try (BenchService service = BenchService.start(spool.root, 4, false, WORK.resolve("warm.log"))) {
-            service.awaitReady();
-            for (String pass : new String[] {"cold", "warm"}) {
-                spool.fill(pass, N);
-                double cpuBefore = service.cpuSeconds();
-                long start = System.nanoTime();
-                String report = service.post("/drain?budget=10m").body();
-                double seconds = (System.nanoTime() - start) / 1e9;
-                double cpu = service.cpuSeconds() - cpuBefore;
-                assertTrue(report.contains("\"done\":" + N) && report.contains("\"idle\":true"), report);
-                FIGURES.add("2 POST /drain c=4", pass + " pass, N=" + N, num(N / seconds, "items/s"),
-                        String.format("%.2f s, %.0f us CPU/item; %.0f%% of raw cycle, %.0f%% of raw drain", seconds,
-                                cpu * 1e6 / N, 100 * N / seconds / rawCycleRate, 100 * N / seconds / rawDrainRate));
-            }
-        }
-        assertEquals(2 * N, spool.count("done"), "every item reached done/");
-        spool.delete();
-    }
 
     @Test
     @Order(5)
@@ -175,8 +65,8 @@ class DrainBenchmark {
         Arrays.sort(ms);
         String note = LATENCY_SAMPLES + " samples after " + LATENCY_WARMUP + " warm-up; each dropped when idle";
         FIGURES.add("3 pickup", "p50 / p90", num(pct(ms, 50), "ms") + " / " + num(pct(ms, 90), "ms"), note);
-        FIGURES.note(String.format("Goal (pickup p50 < 50 ms): %.1f ms, %s.", pct(ms, 50),
-                pct(ms, 50) < 50 ? "met" : "NOT met"));
+        FIGURES.note(String.format("Goal (pickup p50 < 5 ms): %.1f ms, %s.", pct(ms, 50),
+                pct(ms, 50) < 5 ? "met" : "NOT met"));
         FIGURES.add("3 pickup", "p99 / max", num(pct(ms, 99), "ms") + " / " + num(ms[ms.length - 1], "ms"),
                 "rename into pending/ until it is gone from there");
         spool.delete();

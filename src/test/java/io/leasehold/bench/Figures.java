@@ -31,6 +31,21 @@ final class Figures {
         return String.format(Locale.ROOT, value >= 100 ? "%,.0f %s" : "%,.1f %s", value, unit).trim();
     }
 
+    /** The median of the values, with their min and max: "5,690 (5,210-5,900) items/s". */
+    static String spread(double[] values, String unit) {
+        double[] sorted = values.clone();
+        java.util.Arrays.sort(sorted);
+        return num(median(values), "") + " (" + num(sorted[0], "") + "-" + num(sorted[sorted.length - 1], "") + ") "
+                + unit;
+    }
+
+    static double median(double[] values) {
+        double[] sorted = values.clone();
+        java.util.Arrays.sort(sorted);
+        int mid = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    }
+
     static String loadAverage() {
         try {
             String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
