@@ -4,7 +4,6 @@ import io.leasehold.core.Blocking;
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Clock;
 import io.leasehold.core.HeldClaim;
-import io.leasehold.core.ItemId;
 import io.leasehold.core.LeaseTerms;
 import io.leasehold.core.Sightings;
 import io.leasehold.handler.Handler;
@@ -12,19 +11,12 @@ import io.leasehold.lease.LeaseGate;
 import io.leasehold.spool.ArrivalWatch;
 import io.leasehold.spool.Spool;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.subscription.UniEmitter;
 import java.io.IOException;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
@@ -40,8 +32,6 @@ import org.jboss.logging.Logger;
 public final class Drainer {
 
     private static final Logger LOG = Logger.getLogger(Drainer.class);
-    /** How many pending names one listing reads; a huge pending/ is never listed whole for a claim. */
-    static final int LISTING_BATCH = 256;
     private static final Duration FIRST_SCAN_LIMIT = Duration.ofMinutes(1);
 
     private final Spool spool;
@@ -63,19 +53,12 @@ public final class Drainer {
     private final Map<String, HeldClaim> held = new ConcurrentHashMap<>();
     private final Map<String, ClaimWork.Run> working = new ConcurrentHashMap<>();
     private final AtomicInteger running = new AtomicInteger();
-    private final PendingCandidates candidates = new PendingCandidates();
     private final Sightings sightings = new Sightings();
-    private final Queue<ClaimName> takeoversDue = new ConcurrentLinkedQueue<>();
+    private final ClaimSource source;
     private final AtomicInteger fillRequests = new AtomicInteger();
-    private final List<UniEmitter<? super Boolean>> idleWaiters = new CopyOnWriteArrayList<>();
+    private final IdleWaiters idleWaiters = new IdleWaiters();
     private final List<Clock.Ticks> ticks = new CopyOnWriteArrayList<>();
     private final AtomicInteger passes = new AtomicInteger();
-    /**
-     * Items this instance just handed back because its epoch was refused: the directory watch reports
-     * them at once, and claiming them again before the next poll tick or drain pass would only be
-     * refused again.
-     */
-    private final java.util.Set<String> handedBackForOthers = ConcurrentHashMap.newKeySet();
     private final boolean auto;
     private volatile boolean accepting;
     /** The thread of the renewal pass under way, if any. */
@@ -100,6 +83,7 @@ public final class Drainer {
         this.settlementRetry = new SettlementRetry(settlement, clock, settings.backoff(), tally,
                 () -> ThreadLocalRandom.current().nextDouble());
         this.takeover = new Takeover(spool, clock, terms, settings, tally, sightings);
+        this.source = new ClaimSource(spool, clock, takeover, tally, sightings, held::containsKey);
         this.work = new ClaimWork(spool, clock, handler, gate, settings.handlerTimeout(), workers, settlement,
                 settlementRetry, tally);
     }
@@ -145,9 +129,8 @@ public final class Drainer {
     /** Looks for expired claims and new items now (what the poll tick does). */
     public Uni<Void> pollNow() {
         return Blocking.run(workers, () -> {
-            handedBackForOthers.clear();
+            source.newRound();
             scanClaims();
-            candidates.forgetListing();
             fillSynchronously();
         });
     }
@@ -158,7 +141,7 @@ public final class Drainer {
     }
 
     private void arrived(String name) {
-        if (ItemId.isValid(name) && candidates.offer(name)) {
+        if (source.arrived(name)) {
             requestFill();
         } else {
             missedArrivals();
@@ -166,25 +149,13 @@ public final class Drainer {
     }
 
     private void missedArrivals() {
-        candidates.forgetListing();
+        source.forgetListing();
         requestFill();
     }
 
     private void scanClaims() {
         try {
-            long started = clock.monotonicNanos();
-            List<ClaimName> listed = spool.claims();
-            sightings.listed(listed, started, clock.monotonicNanos());
-            Instant now = clock.now();
-            List<ClaimName> due = new ArrayList<>();
-            for (ClaimName claim : listed) {
-                if (!held.containsKey(claim.id()) && takeover.isDue(claim, now)) {
-                    due.add(claim);
-                }
-            }
-            due.sort(Comparator.comparing(ClaimName::reading));
-            takeoversDue.clear();
-            takeoversDue.addAll(due);
+            source.scanClaims();
         } catch (IOException e) {
             LOG.warnf("could not list claimed/: %s", e.getMessage());
         }
@@ -215,35 +186,12 @@ public final class Drainer {
         } while (missed != 0);
     }
 
+    /** Claims for every free slot, listing pending/ as the queue runs dry; each claim starts a slot. */
     private void fillOnce() throws IOException {
         while (claiming() && running.get() < settings.concurrency()) {
-            ClaimName due = takeoversDue.poll();
-            if (due != null) {
-                if (!held.containsKey(due.id())) {
-                    reserveSlotFor(() -> takeover.takeOver(due));
-                }
-                continue;
+            if (!reserveSlotFor(source::next) && !source.listMore()) {
+                break;
             }
-            String id = candidates.poll();
-            if (id == null) {
-                if (!candidates.needsListing()) {
-                    break;
-                }
-                long listing = candidates.listingStarts();
-                List<String> batch = spool.pendingBatch(LISTING_BATCH);
-                // Instances list in the same order; shuffling keeps them from racing for the same names.
-                Collections.shuffle(batch);
-                candidates.offerListing(batch, batch.size() < LISTING_BATCH, listing);
-                continue;
-            }
-            if (held.containsKey(id) || handedBackForOthers.contains(id)) {
-                continue;
-            }
-            reserveSlotFor(() -> {
-                Optional<ClaimName> claim = spool.claim(id, clock.now());
-                claim.ifPresent(c -> tally.claimed(id));
-                return claim;
-            });
         }
         signalIfIdle();
     }
@@ -252,7 +200,7 @@ public final class Drainer {
      * Counts the slot as busy before the claim is tried, so nothing sees the instance idle while a
      * claim it just made has not started yet; the slot is given back when no claim was made.
      */
-    private void reserveSlotFor(Blocking.IoCall<Optional<ClaimName>> claiming) throws IOException {
+    private boolean reserveSlotFor(Blocking.IoCall<Optional<ClaimName>> claiming) throws IOException {
         running.incrementAndGet();
         Optional<ClaimName> claim = Optional.empty();
         try {
@@ -266,6 +214,7 @@ public final class Drainer {
                 running.decrementAndGet();
             }
         }
+        return claim.isPresent();
     }
 
     private HeldClaim hold(ClaimName claim) {
@@ -325,50 +274,31 @@ public final class Drainer {
     /** The claim for a slot whose item just ended (takeovers first), or null with the slot given back. */
     private HeldClaim nextForSlot() {
         try {
-            while (claiming()) {
-                ClaimName due = takeoversDue.poll();
-                Optional<ClaimName> claim;
-                if (due != null) {
-                    claim = held.containsKey(due.id()) ? Optional.empty() : takeover.takeOver(due);
-                } else {
-                    String id = candidates.poll();
-                    if (id == null) {
-                        break; // the fill loop lists the folder again when it needs to
-                    }
-                    if (held.containsKey(id) || handedBackForOthers.contains(id)) {
-                        continue;
-                    }
-                    claim = spool.claim(id, clock.now());
-                    claim.ifPresent(c -> tally.claimed(id));
-                }
-                if (claim.isPresent()) {
-                    return hold(claim.get());
-                }
+            Optional<ClaimName> claim = claiming() ? source.next() : Optional.empty();
+            if (claim.isPresent()) {
+                return hold(claim.get());
             }
         } catch (IOException | RuntimeException e) {
             LOG.warnf(e, "a claim failed; the next tick tries again");
         }
         running.decrementAndGet();
-        requestFill(); // a listing may be due, or an item arrived while this slot was busy
+        requestFill(); // the fill loop lists pending/ when it needs to, or claims what arrived meanwhile
         signalIfIdle();
         return null;
     }
 
     private void finished(HeldClaim held, String where) {
         if (where.equals(Settlement.HANDED_BACK)) {
-            handedBackForOthers.add(held.id());
+            source.handedBackForOthers(held.id());
         }
         this.held.remove(held.id(), held);
         working.remove(held.id());
     }
 
     private void signalIfIdle() {
-        boolean nothingLeft = candidates.isEmpty() && !candidates.needsListing() && takeoversDue.isEmpty();
         // A stopping drain claims nothing more: it is idle as soon as its running work is over.
-        if (running.get() == 0 && (!accepting || nothingLeft)) {
-            for (UniEmitter<? super Boolean> waiter : idleWaiters) {
-                waiter.complete(true);
-            }
+        if (running.get() == 0 && (!accepting || source.exhausted())) {
+            idleWaiters.signal();
         }
     }
 
@@ -378,19 +308,11 @@ public final class Drainer {
      */
     public Uni<DrainReport> drainPass(Duration budget) {
         DrainTally.Snapshot before = tally.snapshot();
-        handedBackForOthers.clear(); // a new pass is the next chance, as a poll tick is
-        candidates.forgetListing();
+        source.newRound(); // a new pass is the next chance, as a poll tick is
         passes.incrementAndGet();
         return Blocking.run(workers, this::scanClaims)
-                .chain(() -> Uni.createFrom().<Boolean>emitter(waiter -> {
-                    idleWaiters.add(waiter);
-                    waiter.onTermination(() -> idleWaiters.remove(waiter));
-                    requestFill();
-                    if (!accepting) {
-                        waiter.complete(false);
-                    }
-                }))
-                .ifNoItem().after(budget).recoverWithItem(false)
+                .chain(() -> accepting ? idleWaiters.await(budget, this::requestFill, () -> false)
+                        : Uni.createFrom().item(false))
                 .onTermination().invoke(passes::decrementAndGet)
                 .map(idle -> tally.since(before, idle, budget));
     }
@@ -421,13 +343,7 @@ public final class Drainer {
         accepting = false;
         arrivals.close();
         if (running.get() > 0 && !timeout.isZero()) {
-            Uni.createFrom().<Boolean>emitter(waiter -> {
-                idleWaiters.add(waiter);
-                waiter.onTermination(() -> idleWaiters.remove(waiter));
-                if (running.get() == 0) {
-                    waiter.complete(true);
-                }
-            }).ifNoItem().after(timeout).recoverWithItem(false).await().indefinitely();
+            idleWaiters.await(timeout, () -> { }, () -> running.get() == 0).await().indefinitely();
         }
         // An outcome that could not be written yet gets one more try: handing it back would run it again.
         settlementRetry.retryAll();

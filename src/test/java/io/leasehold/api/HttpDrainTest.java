@@ -152,10 +152,17 @@ class HttpDrainTest {
         String id = SpoolFixture.uniqueId("slow");
         enqueue(id, "wait".getBytes());
 
-        given().queryParam("budget", "20s").when().post("/drain").then().statusCode(200)
+        // The handler's timeout is a timer of the driven clock: it falls when the test moves time on.
+        java.util.concurrent.CompletableFuture<io.restassured.response.Response> pass =
+                java.util.concurrent.CompletableFuture.supplyAsync(
+                        () -> given().queryParam("budget", "20s").when().post("/drain"));
+        Await.until("the request arrives at the receiver", WAIT, () -> receiver.holds(id));
+        clock.advance(Duration.ofMillis(999));
+        assertTrue(receiver.holds(id) && !pass.isDone(), "not timed out a millisecond before the timeout");
+        clock.advance(Duration.ofMillis(1));
+        pass.join().then().statusCode(200)
                 .body("claimed", equalTo(1)).body("retried", equalTo(1)).body("done", equalTo(0));
 
-        assertTrue(receiver.holds(id), "the request had arrived");
         Await.until("the receiver sees the timed-out request's connection closed", WAIT,
                 () -> receiver.closedWhileHeld(id));
         List<String> claimed = SpoolFixture.names(layout, SpoolFolder.CLAIMED);
