@@ -166,6 +166,8 @@ final class NdjsonBatch {
             throw e;
         } catch (JsonProcessingException e) {
             throw new BadLine("\"payloadBase64\" is not base64: " + e.getOriginalMessage());
+        } catch (IllegalArgumentException e) {
+            throw new BadLine("\"payloadBase64\" is not base64: " + e.getMessage()); // how Jackson words a bad character
         }
     }
 }
