@@ -13,6 +13,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.jboss.logging.Logger;
@@ -20,8 +24,9 @@ import org.jboss.logging.Logger;
 /**
  * POST /items/batch, all or nothing. Each item is staged in the batch's folder ({@link BatchFolder}) as
  * its line is read, its id reserved there (so a known id refuses the batch before the rest is read).
- * {@link #commit()} fsyncs every staged payload and the folder, writes the commit marker, links every item
- * into pending/ and waits for one sync of pending/ ({@link GroupCommit}); only then are the staging names
+ * {@link #commit()} waits for the fsync of every staged payload (begun as each line ends), fsyncs the
+ * folder, writes the commit marker, links every item into pending/ and waits for one sync of pending/
+ * ({@link GroupCommit}); only then are the staging names
  * removed and the items announced. Closed without a commit, everything staged is rolled back: no file and
  * no reservation is left. Past the marker the batch is committed: a failure after it answers an error but
  * leaves the staging for {@link BatchRecovery} to roll forward (the links, the sync), so the batch ends
@@ -30,6 +35,17 @@ import org.jboss.logging.Logger;
 public final class StagedBatch implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(StagedBatch.class);
+    /**
+     * Staged payloads are fsynced on a few threads while the next lines are read: concurrent fsyncs share
+     * the device's cache flushes, one after another each pays one. Few, and shared by every batch, so they
+     * hold at most that many descriptors beyond the budget's per-connection share.
+     */
+    private static final int FSYNC_THREADS = 4;
+    private static final ExecutorService FSYNCS = Executors.newFixedThreadPool(FSYNC_THREADS, task -> {
+        Thread thread = new Thread(task, "leasehold-batch-fsync");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     private record Item(String id, long ino) {
     }
@@ -46,6 +62,7 @@ public final class StagedBatch implements AutoCloseable {
     private final BatchFolder folder;
     private final List<Item> items = new ArrayList<>();
     private final Map<String, Integer> lines = new HashMap<>();
+    private final List<Future<Void>> fsyncs = new ArrayList<>();
     private FileChannel open;
     private Path openPath;
     private long openIno;
@@ -107,6 +124,13 @@ public final class StagedBatch implements AutoCloseable {
             reserve(named);
         }
         items.add(new Item(openId, openIno));
+        Path staged = folder.staged(openId);
+        fsyncs.add(FSYNCS.submit(() -> {
+            try (FileChannel channel = FileChannel.open(staged, StandardOpenOption.READ)) {
+                channel.force(true);
+            }
+            return null;
+        }));
     }
 
     private void admit(int line, String id) {
@@ -133,11 +157,9 @@ public final class StagedBatch implements AutoCloseable {
         }
         List<String> ids = new ArrayList<>(items.size());
         for (Item item : items) {
-            try (FileChannel channel = FileChannel.open(folder.staged(item.id()), StandardOpenOption.READ)) {
-                channel.force(true);
-            }
             ids.add(item.id());
         }
+        awaitFsyncs();
         sync.force(folder.dir);
         steps.accept("staged");
         folder.commit(ids, sync);
@@ -163,6 +185,29 @@ public final class StagedBatch implements AutoCloseable {
         live.remove(folder.name);
         ids.forEach(arrivals);
         return ids;
+    }
+
+    /** Every staged payload is on disk once this returns. */
+    private void awaitFsyncs() throws IOException {
+        boolean interrupted = false;
+        try {
+            for (Future<Void> fsync : fsyncs) {
+                while (true) {
+                    try {
+                        fsync.get();
+                        break;
+                    } catch (InterruptedException e) {
+                        interrupted = true; // the commit needs the outcome: wait on
+                    } catch (ExecutionException e) {
+                        throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+                    }
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     private void link(Item item) throws IOException {
