@@ -86,6 +86,11 @@ public class ApiErrors {
     }
 
     @ServerExceptionMapper
+    public Response batchLine(NdjsonBatch.LineRefusedException e) {
+        return answer(e.status, e.getMessage());
+    }
+
+    @ServerExceptionMapper
     public Response overloaded(UploadSlots.OverloadedException e) {
         return Response.fromResponse(answer(503, e.getMessage())).header(HttpHeaders.RETRY_AFTER, "1").build();
     }

@@ -10,7 +10,9 @@ import io.leasehold.drain.DrainSettings;
 import io.leasehold.drain.Drainer;
 import io.leasehold.handler.Handler;
 import io.leasehold.spool.ArrivalWatch;
+import io.leasehold.spool.DirectorySync;
 import io.leasehold.spool.NioArrivalWatch;
+import io.leasehold.spool.PosixDirectorySync;
 import io.leasehold.spool.PosixItemStore;
 import io.leasehold.spool.PosixSpool;
 import io.leasehold.spool.SpoolAnomalies;
@@ -60,10 +62,17 @@ public class SpoolWiring {
         return new PosixSpool(layout, anomalies, clock, config.item().maxBytes().asLongValue());
     }
 
+    /** fsync(2) of a folder; a test profile may record the syncs around it. */
     @Produces
     @Singleton
-    PosixItemStore itemStore(SpoolLayout layout, PosixSpool spool, LeaseTerms terms, Clock clock) {
-        return new PosixItemStore(layout, spool, terms, clock);
+    DirectorySync directorySync() {
+        return new PosixDirectorySync();
+    }
+
+    @Produces
+    @Singleton
+    PosixItemStore itemStore(SpoolLayout layout, PosixSpool spool, LeaseTerms terms, Clock clock, DirectorySync sync) {
+        return new PosixItemStore(layout, spool, terms, clock, sync);
     }
 
     @Produces

@@ -167,6 +167,9 @@ public final class ConfigCheck {
         if (c.item().maxUploads() < 1) {
             problem("leasehold.item.max-uploads", "must be at least 1, got " + c.item().maxUploads());
         }
+        if (c.item().maxBatch() < 1) {
+            problem("leasehold.item.max-batch", "must be at least 1, got " + c.item().maxBatch());
+        }
         if (c.item().uploadTimeout().toMillis() < 1000) {
             problem("leasehold.item.upload-timeout", "must be at least 1s, got " + c.item().uploadTimeout());
         }

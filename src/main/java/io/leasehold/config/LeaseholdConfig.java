@@ -138,6 +138,10 @@ public interface LeaseholdConfig {
         /** An upload that has not finished in this time is answered 408 and nothing is kept. */
         @WithDefault("30s")
         Duration uploadTimeout();
+
+        /** Lines (items) one POST /items/batch may hold; more are answered 413. */
+        @WithDefault("1000")
+        int maxBatch();
     }
 
     interface ApiConfig {

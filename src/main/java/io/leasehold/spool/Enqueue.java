@@ -16,9 +16,12 @@ import java.util.function.Consumer;
 /**
  * POST /items: the id is reserved first ({@link Reservations}), which makes it known to every instance
  * while the body still streams in. The payload is written to an upload file in tmp/, fsynced, linked
- * into pending/ (link(2) never replaces an item), its upload name unlinked and pending/ fsynced; only
- * then is the item announced, and the answer 201. Every failure on the way is an error answer that leaves
- * nothing behind: never 201 for an item that is not durably in pending/.
+ * into pending/ (link(2) never replaces an item), and pending/ synced — a sync shared with the enqueues
+ * around it ({@link GroupCommit}) that began after this link; only then is the upload name unlinked, the
+ * item announced, and the answer 201. Until the unlink, other instances see the item as an enqueue in
+ * flight ({@link HalfMoves}) and leave it alone, so a failed sync can withdraw it ({@link Withdrawal}).
+ * Every failure on the way is an error answer that leaves nothing behind: never 201 for an item that is
+ * not durably in pending/.
  */
 final class Enqueue {
 
@@ -28,13 +31,15 @@ final class Enqueue {
     private final ItemQueries queries;
     private final Reservations reservations;
     private final Clock clock;
+    private final GroupCommit pendingSync;
     private volatile Consumer<String> arrivals = id -> { };
 
-    Enqueue(SpoolLayout layout, ItemQueries queries, Reservations reservations, Clock clock) {
+    Enqueue(SpoolLayout layout, ItemQueries queries, Reservations reservations, Clock clock, GroupCommit pendingSync) {
         this.layout = layout;
         this.queries = queries;
         this.reservations = reservations;
         this.clock = clock;
+        this.pendingSync = pendingSync;
     }
 
     /** Told of each item that just became claimable, so a drain claims it without waiting for its poll. */
@@ -59,6 +64,13 @@ final class Enqueue {
                 }
                 writeDurably(channel, payload, maxBytes);
                 linkIntoPending(id, upload);
+                try {
+                    pendingSync.awaitSync();
+                } catch (IOException e) {
+                    // Not durable: take it back. Only a drain that claimed it first keeps it (and its id known).
+                    enqueued = !Withdrawal.withdraw(layout, id, ino);
+                    throw enqueued ? Withdrawal.keptAnyway(id, e) : e;
+                }
                 enqueued = true;
             } finally {
                 if (!enqueued) {
@@ -66,10 +78,9 @@ final class Enqueue {
                 }
             }
         } finally {
-            // After the link the item keeps its pending/ name; before it, nothing of it is left.
+            // After the link the item keeps its pending/ name; before it (or withdrawn), nothing of it is left.
             Files.deleteIfExists(upload);
         }
-        SpoolLayout.forceDirectory(layout.folder(SpoolFolder.PENDING));
         arrivals.accept(id);
         return new ItemView(id, ItemState.PENDING.label(), null, null, null, null, clock.now());
     }

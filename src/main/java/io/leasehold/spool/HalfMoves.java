@@ -20,9 +20,12 @@ import org.jboss.logging.Logger;
  * <ul>
  *   <li>claim + {@code done/} or {@code failed/} (a settlement): the settled name wins;</li>
  *   <li>claim + {@code pending/} (a hand-back, or a retry's): pending wins;</li>
- *   <li>upload in {@code tmp/} + {@code pending/} (an enqueue): pending wins, once the upload has not been
- *       written for {@link #UPLOAD_GRACE}; before that it is an enqueue in flight, whose writer unlinks the
- *       upload itself microseconds later and then nudges its drain.</li>
+ *   <li>upload in {@code tmp/}, or a batch's staged name in {@code tmp/batch~…/}, + {@code pending/} (an
+ *       enqueue): pending wins, once the upload has not been written for {@link #UPLOAD_GRACE}; before that
+ *       it is an enqueue in flight, whose writer unlinks the upload itself once pending/ is synced and then
+ *       nudges its drain;</li>
+ *   <li>a batch's staged name + a settled name (a batch that stopped before removing its staging): the
+ *       settled name wins.</li>
  * </ul>
  * Any other set of names (two shared names, a name outside the spool) is junk: left alone, reported.
  */
@@ -132,14 +135,20 @@ final class HalfMoves {
         List<Name> others = otherNames(id, self, facts);
         boolean onlyClaims = others.size() + 1 == facts.links() && unchanged(self, facts);
         for (Name other : others) {
-            onlyClaims &= other.folder() == SpoolFolder.CLAIMED;
+            onlyClaims &= other.folder() == SpoolFolder.CLAIMED || staged(other);
         }
         if (onlyClaims) {
             for (Name other : others) {
-                remove(other, "a settlement stopped after its link: " + folder.dirName() + "/" + id + " wins");
+                remove(other, (staged(other) ? "a batch stopped before it removed its staging: "
+                        : "a settlement stopped after its link: ") + folder.dirName() + "/" + id + " wins");
             }
         }
         return onlyClaims;
+    }
+
+    /** A batch's staged name: left by a batch whose maker stopped after its links, before removing its staging. */
+    private static boolean staged(Name name) {
+        return name.folder() == SpoolFolder.TMP && name.fileName().startsWith(BatchFolder.PREFIX);
     }
 
     /**
@@ -165,6 +174,10 @@ final class HalfMoves {
         }
         for (String name : namesLike(SpoolFolder.TMP, UPLOAD_PREFIX + id + ClaimName.SEPARATOR)) {
             addIfSame(found, new Name(SpoolFolder.TMP, name), self, facts);
+        }
+        for (String batch : namesLike(SpoolFolder.TMP, BatchFolder.PREFIX)) {
+            // A batch's staged name (BatchFolder): it loses to pending/ like an upload's.
+            addIfSame(found, new Name(SpoolFolder.TMP, batch + "/" + id), self, facts);
         }
         return found;
     }

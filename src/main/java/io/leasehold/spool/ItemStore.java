@@ -15,6 +15,12 @@ public interface ItemStore {
      */
     ItemView enqueue(String id, InputStream payload, long maxBytes) throws IOException;
 
+    /**
+     * Starts a batch enqueue, all or nothing: items are staged as they are read and made visible in pending/
+     * together by {@link StagedBatch#commit()}; closing it without a commit leaves nothing behind.
+     */
+    StagedBatch stageBatch(long maxBytes) throws IOException;
+
     Optional<ItemView> lookup(String id) throws IOException;
 
     /** Items in one state, oldest first, at most {@code limit}. */
@@ -36,7 +42,9 @@ public interface ItemStore {
 
     /**
      * Removes what crashed writers left: files in tmp/ (and the epoch floor's temporaries) last written
-     * before {@code cutoff}, with the reservation of an upload that never became an item. Returns how many.
+     * before {@code cutoff}, with the reservation of an upload that never became an item; and finishes the
+     * batches whose makers are gone (proven dead, or nothing written since {@code cutoff}): a committed one
+     * rolled forward, an uncommitted one rolled back. Returns how many.
      */
     int cleanTmp(Instant cutoff) throws IOException;
 

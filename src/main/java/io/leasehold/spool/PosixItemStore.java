@@ -9,6 +9,8 @@ import java.io.InputStream;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 
@@ -20,13 +22,31 @@ public final class PosixItemStore implements ItemStore {
     private final ItemMoves moves;
     private final Enqueue enqueue;
     private final SpoolCleanup cleanup;
+    private final SpoolLayout layout;
+    private final PosixSpool spool;
+    private final DirectorySync sync;
+    /** One group commit of pending/ for every enqueue through this store, single or batch. */
+    private final GroupCommit pendingSync;
+    /** Batch folders this process is making: its own housekeeping never touches them. */
+    private final Set<String> liveBatches = ConcurrentHashMap.newKeySet();
+    private final BatchRecovery batches;
+    private volatile Consumer<String> arrivals = id -> { };
 
     public PosixItemStore(SpoolLayout layout, PosixSpool spool, LeaseTerms terms, Clock clock) {
+        this(layout, spool, terms, clock, new PosixDirectorySync());
+    }
+
+    public PosixItemStore(SpoolLayout layout, PosixSpool spool, LeaseTerms terms, Clock clock, DirectorySync sync) {
         this.clock = clock;
+        this.layout = layout;
+        this.spool = spool;
+        this.sync = sync;
+        this.pendingSync = new GroupCommit(layout.folder(SpoolFolder.PENDING), sync);
         this.queries = new ItemQueries(layout, spool.records(), terms, clock);
         this.moves = new ItemMoves(layout, spool, queries, clock);
-        this.enqueue = new Enqueue(layout, queries, spool.reservations(), clock);
+        this.enqueue = new Enqueue(layout, queries, spool.reservations(), clock, pendingSync);
         this.cleanup = new SpoolCleanup(layout, spool.reservations(), spool.records(), queries);
+        this.batches = new BatchRecovery(layout, spool.reservations(), pendingSync, liveBatches);
     }
 
     @Override
@@ -34,8 +54,15 @@ public final class PosixItemStore implements ItemStore {
         return enqueue.enqueue(id, payload, maxBytes);
     }
 
+    @Override
+    public StagedBatch stageBatch(long maxBytes) throws IOException {
+        return new StagedBatch(layout, spool.reservations(), queries, sync, pendingSync, liveBatches,
+                id -> arrivals.accept(id), this::newId, maxBytes);
+    }
+
     /** Told of each item that just became claimable through this store (an enqueue, a retry). */
     public void whenArrived(Consumer<String> arrivals) {
+        this.arrivals = arrivals;
         enqueue.whenArrived(arrivals);
         moves.whenArrived(arrivals);
     }
@@ -73,7 +100,7 @@ public final class PosixItemStore implements ItemStore {
 
     @Override
     public int cleanTmp(Instant cutoff) throws IOException {
-        return cleanup.cleanTmp(cutoff);
+        return cleanup.cleanTmp(cutoff) + batches.recover(cutoff);
     }
 
     @Override

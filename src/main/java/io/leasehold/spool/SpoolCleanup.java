@@ -70,6 +70,10 @@ final class SpoolCleanup {
         Set<String> uploading = new HashSet<>();
         for (String name : names(layout.folder(SpoolFolder.TMP))) {
             uploadId(name).ifPresent(uploading::add);
+            if (name.startsWith(BatchFolder.PREFIX)) {
+                // Staged in a batch: its reservation is the batch's, which its recovery releases or keeps.
+                names(layout.file(SpoolFolder.TMP, name)).stream().filter(ItemId::isValid).forEach(uploading::add);
+            }
         }
         for (String id : ids(SpoolFolder.IDS)) {
             Path file = layout.file(SpoolFolder.IDS, id);

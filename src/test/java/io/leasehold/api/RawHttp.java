@@ -22,11 +22,16 @@ final class RawHttp {
     }
 
     static Answer postChunked(URL base, String pathAndQuery, byte[] body, int chunkSize) throws IOException {
+        return postChunked(base, pathAndQuery, body, chunkSize, "application/octet-stream");
+    }
+
+    static Answer postChunked(URL base, String pathAndQuery, byte[] body, int chunkSize, String type)
+            throws IOException {
         try (Socket socket = new Socket(base.getHost(), base.getPort())) {
             socket.setSoTimeout(20_000);
             OutputStream out = socket.getOutputStream();
             out.write(("POST " + pathAndQuery + " HTTP/1.1\r\nHost: " + base.getHost() + ":" + base.getPort()
-                    + "\r\nContent-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\n"
+                    + "\r\nContent-Type: " + type + "\r\nTransfer-Encoding: chunked\r\n"
                     + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             for (int from = 0; from < body.length; from += chunkSize) {
                 int n = Math.min(chunkSize, body.length - from);

@@ -75,6 +75,15 @@ final class SpoolFixture {
         }
     }
 
+    /** Every entry under the spool, every folder's included (ids/, tmp/ and what is staged in it), by path. */
+    static List<String> census(SpoolLayout layout) {
+        try (Stream<Path> all = Files.walk(layout.root())) {
+            return all.map(p -> layout.root().relativize(p).toString()).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     static void assertEmpty(SpoolLayout layout, SpoolFolder... folders) {
         for (SpoolFolder folder : folders) {
             assertEquals(List.of(), names(layout, folder), folder.dirName() + "/ should be empty");

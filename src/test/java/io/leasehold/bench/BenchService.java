@@ -56,6 +56,10 @@ final class BenchService implements AutoCloseable {
         }
     }
 
+    int port() {
+        return port;
+    }
+
     long pid() {
         return process.pid();
     }

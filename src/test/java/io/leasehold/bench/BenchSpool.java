@@ -2,11 +2,14 @@ package io.leasehold.bench;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
@@ -42,6 +45,23 @@ final class BenchSpool {
         Path tmp = folder("tmp").resolve(id);
         Files.write(tmp, payload);
         Files.move(tmp, folder("pending").resolve(id), StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /**
+     * What a durable enqueue costs the filesystem, and nothing more: write the payload to tmp/ and fsync it,
+     * link it into pending/ (never replaces), unlink the tmp/ name, fsync pending/.
+     */
+    void enqueueDurably(String id, byte[] payload) throws IOException {
+        Path tmp = folder("tmp").resolve(id);
+        try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            channel.write(ByteBuffer.wrap(payload));
+            channel.force(true);
+        }
+        Files.createLink(folder("pending").resolve(id), tmp);
+        Files.delete(tmp);
+        try (FileChannel dir = FileChannel.open(folder("pending"), StandardOpenOption.READ)) {
+            dir.force(true);
+        }
     }
 
     /** Enqueues n items; returns the seconds it took. */

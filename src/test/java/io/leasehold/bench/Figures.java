@@ -18,6 +18,15 @@ final class Figures {
     private final List<String> notes = new ArrayList<>();
     private final String loadAtStart = loadAverage();
     private final Instant started = Instant.now();
+    private final String title;
+
+    Figures() {
+        this("leasehold drain benchmark");
+    }
+
+    Figures(String title) {
+        this.title = title;
+    }
 
     synchronized void add(String part, String measure, String value, String note) {
         rows.add(new Row(part, measure, value, note == null ? "" : note));
@@ -64,7 +73,7 @@ final class Figures {
             width[3] = Math.max(width[3], r.note.length());
         }
         StringBuilder out = new StringBuilder();
-        out.append("# leasehold drain benchmark\n\n");
+        out.append("# ").append(title).append("\n\n");
         out.append("Run ").append(started).append(" on ").append(Runtime.getRuntime().availableProcessors())
                 .append(" cores, Java ").append(System.getProperty("java.version"))
                 .append("; load average at start ").append(loadAtStart).append(", at end ").append(loadAverage())

@@ -1,0 +1,68 @@
+package io.leasehold.api;
+
+import io.leasehold.config.LeaseholdConfig;
+import io.leasehold.core.Clock;
+import io.leasehold.spool.ItemState;
+import io.leasehold.spool.PosixItemStore;
+import io.leasehold.spool.StagedBatch;
+import io.smallrye.common.annotation.Blocking;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.List;
+import org.jboss.resteasy.reactive.RestResponse;
+
+/**
+ * POST /items/batch: NDJSON, all or nothing (contract §7). The body is read line by line into a staged
+ * batch ({@link NdjsonBatch}), never held whole; a batch takes one upload slot and the upload bound of
+ * a single upload.
+ */
+@Path("/items/batch")
+@Produces(MediaType.APPLICATION_JSON)
+public class BatchResource {
+
+    static final String NDJSON = "application/x-ndjson";
+
+    private final PosixItemStore store;
+    private final UploadSlots uploads;
+    private final Clock clock;
+    private final Duration uploadTimeout;
+    private final long maxBytes;
+    private final NdjsonBatch reader;
+
+    public BatchResource(PosixItemStore store, LeaseholdConfig config, UploadSlots uploads, Clock clock) {
+        this.store = store;
+        this.uploads = uploads;
+        this.clock = clock;
+        this.uploadTimeout = config.item().uploadTimeout();
+        this.maxBytes = config.item().maxBytes().asLongValue();
+        this.reader = new NdjsonBatch(maxBytes, config.item().maxBatch());
+    }
+
+    @POST
+    @Blocking
+    @Consumes(NDJSON)
+    public RestResponse<Enqueued> enqueue(InputStream body) throws IOException {
+        uploads.acquire();
+        List<String> ids;
+        try (StagedBatch batch = store.stageBatch(maxBytes)) {
+            reader.read(new BoundedUpload(body == null ? InputStream.nullInputStream() : body, clock, uploadTimeout),
+                    batch);
+            ids = batch.commit();
+        } finally {
+            uploads.release();
+        }
+        String pending = ItemState.PENDING.label();
+        return RestResponse.status(RestResponse.Status.CREATED,
+                new Enqueued(ids.stream().map(id -> new ItemsResource.Created(id, pending)).toList()));
+    }
+
+    /** The answer: every item, in line order. */
+    record Enqueued(List<ItemsResource.Created> items) {
+    }
+}

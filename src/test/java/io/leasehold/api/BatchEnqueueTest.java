@@ -1,0 +1,192 @@
+package io.leasehold.api;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.leasehold.core.ItemId;
+import io.leasehold.spool.SpoolFolder;
+import io.leasehold.spool.SpoolLayout;
+import io.leasehold.testing.Await;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.ValidatableResponse;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** POST /items/batch: all or nothing, in line order, refusals naming their line with nothing written. */
+@QuarkusTest
+class BatchEnqueueTest {
+
+    @Inject
+    SpoolLayout layout;
+
+    @TestHTTPResource("/")
+    URL base;
+
+    @BeforeEach
+    void emptySpool() {
+        SpoolFixture.empty(layout);
+    }
+
+    static ValidatableResponse post(String ndjson) {
+        return given().contentType("application/x-ndjson").body(ndjson.getBytes(StandardCharsets.UTF_8))
+                .when().post("/items/batch").then();
+    }
+
+    static String line(String id, String payload) {
+        return "{\"id\":\"" + id + "\",\"payload\":\"" + payload + "\"}\n";
+    }
+
+    private String lines(String prefix, int n) {
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            s.append(line(prefix + "-" + i, "payload " + i));
+        }
+        return s.toString();
+    }
+
+    @Test
+    void bothPayloadFormsLandInLineOrderWithTheirExactBytes() throws IOException {
+        String prefix = SpoolFixture.uniqueId("forms");
+        byte[] binary = new byte[256];
+        for (int i = 0; i < binary.length; i++) {
+            binary[i] = (byte) i; // every byte value, 0 and the high ones included
+        }
+        String body = line(prefix + "-text", "h\\u00e9llo \\\"w\\u00f6rld\\\"\\n\\u2603 \\ud83d\\ude00")
+                + "{\"payloadBase64\":\"" + Base64.getEncoder().encodeToString(binary) + "\",\"id\":\"" + prefix
+                + "-bin\"}\r\n"
+                + "\n"
+                + "  {\"id\":\"" + prefix + "-empty\",\"payload\":\"\"}";
+        post(body).statusCode(201)
+                .body("items.id", equalTo(List.of(prefix + "-text", prefix + "-bin", prefix + "-empty")))
+                .body("items.state", equalTo(List.of("pending", "pending", "pending")));
+
+        assertEquals("héllo \"wörld\"\n☃ 😀", Files.readString(layout.file(SpoolFolder.PENDING, prefix + "-text"),
+                StandardCharsets.UTF_8));
+        assertArrayEquals(binary, Files.readAllBytes(layout.file(SpoolFolder.PENDING, prefix + "-bin")));
+        assertEquals(0, Files.size(layout.file(SpoolFolder.PENDING, prefix + "-empty")));
+        SpoolFixture.assertEmpty(layout, SpoolFolder.TMP);
+        assertEquals(List.of(prefix + "-bin", prefix + "-empty", prefix + "-text"),
+                SpoolFixture.names(layout, SpoolFolder.IDS), "each id is known");
+        given().when().get("/items/{id}", prefix + "-bin").then().statusCode(200).body("state", equalTo("pending"));
+    }
+
+    @Test
+    void idsAreMadeWhenAbsentAndTheItemsDrain() throws IOException {
+        List<String> ids = post("{\"payload\":\"one\"}\n{\"payloadBase64\":\"dHdv\"}\n{\"payload\":\"three\"}\n")
+                .statusCode(201).extract().path("items.id");
+        assertEquals(3, ids.size());
+        assertEquals(3, new HashSet<>(ids).size(), "three ids: " + ids);
+        List<String> payloads = new ArrayList<>();
+        for (String id : ids) {
+            assertTrue(ItemId.isValid(id), id);
+            payloads.add(Files.readString(layout.file(SpoolFolder.PENDING, id)));
+        }
+        assertEquals(List.of("one", "two", "three"), payloads, "in line order");
+        SpoolFixture.assertEmpty(layout, SpoolFolder.TMP);
+        given().queryParam("budget", "10s").when().post("/drain").then().statusCode(200).body("done", equalTo(3));
+    }
+
+    static Stream<Arguments> badLines() {
+        return Stream.of(
+                Arguments.of("{\"id\":\"x-a\",\"payload\":", "not valid JSON"),
+                Arguments.of("[1,2]", "not a JSON object"),
+                Arguments.of("{\"id\":\"a~b\",\"payload\":\"x\"}", "invalid item id"),
+                Arguments.of("{\"id\":\"x-b\",\"payload\":\"x\",\"payloadBase64\":\"eA==\"}", "both \"payload\" and"),
+                Arguments.of("{\"id\":\"x-c\"}", "no \"payload\" or \"payloadBase64\""),
+                Arguments.of("{\"id\":\"x-d\",\"payloadBase64\":\"@@@=\"}", "\"payloadBase64\" is not base64"),
+                Arguments.of("{\"id\":\"x-e\",\"payload\":\"x\",\"extra\":1}", "unknown field \"extra\""),
+                Arguments.of("{\"id\":\"x-f\",\"payload\":\"x\"} {\"id\":\"x-g\",\"payload\":\"y\"}",
+                        "more than one JSON value"),
+                Arguments.of("{\"id\":7,\"payload\":\"x\"}", "\"id\" must be a string"),
+                Arguments.of("{\"id\":\"x-h\",\"payload\":\"\\ud800\"}", "surrogate"),
+                Arguments.of("{\"id\":\"dup-0\",\"payload\":\"again\"}", "is on line 1 of the batch already"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("badLines")
+    void aBadLineFirstInTheMiddleOrLastRefusesTheWholeBatchNamingItAndWritesNothing(String bad, String why) {
+        for (int at : new int[] {1, 3, 5}) {
+            if (at == 1 && why.contains("already")) {
+                continue; // a duplicate inside the batch is found on its second line, never on the first
+            }
+            String prefix = SpoolFixture.uniqueId("bad");
+            StringBuilder body = new StringBuilder();
+            for (int n = 1; n <= 5; n++) {
+                body.append(n == at ? bad.replace("dup-0", prefix + "-1") + "\n" : line(prefix + "-" + n, "fine " + n));
+            }
+            List<String> before = SpoolFixture.census(layout);
+            String error = post(body.toString()).statusCode(400).body("status", equalTo(400)).extract().path("error");
+            assertTrue(error.startsWith("line " + at + ": ") && error.contains(why), error);
+            assertEquals(before, SpoolFixture.census(layout), "nothing written for a bad line " + at);
+        }
+    }
+
+    @Test
+    void aKnownIdRefusesTheBatchWith409NamingItsLine() {
+        String prefix = SpoolFixture.uniqueId("known");
+        given().queryParam("id", prefix + "-done").body("first").when().post("/items").then().statusCode(201);
+        given().queryParam("budget", "10s").when().post("/drain").then().statusCode(200).body("done", equalTo(1));
+        given().queryParam("id", prefix + "-pending").body("waiting").when().post("/items").then().statusCode(201);
+
+        for (String known : List.of(prefix + "-pending", prefix + "-done")) {
+            List<String> before = SpoolFixture.census(layout);
+            String body = line(prefix + "-new-1", "a") + line(prefix + "-new-2", "b") + line(known, "c")
+                    + line(prefix + "-new-3", "d");
+            SpoolFixture.assertError(post(body), 409, "line 3: item '" + known + "' already exists");
+            assertEquals(before, SpoolFixture.census(layout), "nothing written, no reservation left");
+        }
+    }
+
+    @Test
+    void anIdReservedByAnUploadStillStreamingRefusesTheBatchAndTheUploadLands() throws IOException {
+        String prefix = SpoolFixture.uniqueId("streaming");
+        String id = prefix + "-up";
+        byte[] first = HeldUpload.bytes(64 * 1024, 'u');
+        try (HeldUpload upload = HeldUpload.start(base, "/items?id=" + id, first, 1000)) {
+            Await.until("the upload has reserved its id", Duration.ofSeconds(20),
+                    () -> Files.exists(layout.file(SpoolFolder.IDS, id)));
+            List<String> before = SpoolFixture.census(layout);
+            SpoolFixture.assertError(post(line(prefix + "-a", "a") + "{\"payload\":\"b\",\"id\":\"" + id + "\"}\n"),
+                    409, "line 2: item '" + id + "' already exists");
+            assertEquals(before, SpoolFixture.census(layout), "nothing of the batch written");
+            RawHttp.Answer answer = upload.finish();
+            assertEquals(201, answer.status(), answer.body());
+        }
+        assertArrayEquals(first, Files.readAllBytes(layout.file(SpoolFolder.PENDING, id)));
+        assertEquals(List.of(id), SpoolFixture.names(layout, SpoolFolder.PENDING));
+    }
+
+    @Test
+    void anEmptyBatchIsRefused() {
+        List<String> before = SpoolFixture.census(layout);
+        SpoolFixture.assertError(post(""), 400, "the batch holds no items");
+        SpoolFixture.assertError(post("\n  \n\r\n"), 400, "the batch holds no items");
+        assertEquals(before, SpoolFixture.census(layout));
+    }
+
+    @Test
+    void aBodyOfAnotherTypeIsRefused() {
+        List<String> before = SpoolFixture.census(layout);
+        given().contentType("application/json").body(lines("typed", 2)).when().post("/items/batch").then()
+                .statusCode(415);
+        assertEquals(before, SpoolFixture.census(layout));
+    }
+}

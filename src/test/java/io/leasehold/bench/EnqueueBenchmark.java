@@ -1,0 +1,209 @@
+package io.leasehold.bench;
+
+import static io.leasehold.bench.Figures.num;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Durable enqueue, the service against the same file operations in a bare loop in the same run (issue 10):
+ * write + fsync + link into pending/ + unlink + fsync of pending/, with 1 and 8 threads; POST /items from 8
+ * keep-alive clients; POST /items/batch of 1,000 items. Every figure is the median of {@link #RUNS} runs with
+ * min–max, the runs of all rows interleaved so that the machine's load moves them alike. The service does not
+ * drain (leasehold.drain.auto=false): only enqueue is timed, as in the bare loop. Asserts only that every
+ * item answered 201 is in pending/. Run with {@code ./mvnw -B verify -Pbenchmark -Dit.test=EnqueueBenchmark}.
+ */
+@Tag("benchmark")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class EnqueueBenchmark {
+
+    static final int RUNS = 5;
+    static final int BARE_ITEMS = 1_000;
+    static final int CLIENTS = 8;
+    static final int POSTS_PER_CLIENT = 250;
+    static final int BATCH = 1_000;
+
+    static final Path WORK = Path.of("target", "bench-enqueue").toAbsolutePath();
+    static final Figures FIGURES = new Figures("leasehold enqueue benchmark");
+    static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+    static BenchSpool spool;
+    static BenchService service;
+    static final double[][] BARE = new double[2][RUNS];
+
+    @BeforeAll
+    static void start() throws IOException {
+        spool = new BenchSpool(WORK.resolve("service"));
+        spool.delete();
+        spool = new BenchSpool(WORK.resolve("service"));
+        service = BenchService.start(spool.root, 4, false, WORK.resolve("service.log"));
+        service.awaitReady();
+    }
+
+    @Test
+    @Order(1)
+    void singlesAgainstTheBareLoop() throws Exception {
+        postSingles("warm-up", 0); // JIT and connections, not timed
+        double[] posts = new double[RUNS];
+        for (int run = 0; run < RUNS; run++) {
+            BARE[0][run] = bare(1, run);
+            BARE[1][run] = bare(CLIENTS, run);
+            posts[run] = postSingles("r" + run, run);
+        }
+        long expected = (RUNS + 1L) * CLIENTS * POSTS_PER_CLIENT;
+        assertEquals(expected, spool.count("pending"), "every item answered 201 is in pending/");
+        row("bare", "durable enqueue, 1 thread", BARE[0], RUNS + " x " + BARE_ITEMS + " items");
+        row("bare", "durable enqueue, " + CLIENTS + " threads", BARE[1], RUNS + " x " + BARE_ITEMS + " items");
+        row("service", "POST /items, " + CLIENTS + " keep-alive clients", posts, RUNS + " x " + CLIENTS * POSTS_PER_CLIENT
+                + " items, after one warm-up run");
+        double ratio = median(posts) / median(BARE[1]);
+        FIGURES.note(String.format("Goal (POST /items, %d clients >= 0.8x bare %d threads): %.2fx, %s.", CLIENTS,
+                CLIENTS, ratio, ratio >= 0.8 ? "met" : "NOT met"));
+    }
+
+    @Test
+    @Order(2)
+    void batchAgainstOneBareThread() throws Exception {
+        postBatch("warm-up");
+        double[] batches = new double[RUNS];
+        double[] bare = new double[RUNS];
+        for (int run = 0; run < RUNS; run++) {
+            bare[run] = bare(1, 100 + run);
+            batches[run] = postBatch("b" + run);
+        }
+        row("bare", "durable enqueue, 1 thread (beside the batches)", bare, RUNS + " x " + BARE_ITEMS + " items");
+        row("service", "POST /items/batch of " + BATCH, batches, RUNS + " batches, after one warm-up batch");
+        double ratio = median(batches) / median(bare);
+        FIGURES.note(String.format("Goal (POST /items/batch of %d >= 5x bare 1 thread): %.1fx, %s.", BATCH, ratio,
+                ratio >= 5 ? "met" : "NOT met"));
+    }
+
+    /** The file operations of one durable enqueue, {@code threads} at once; items/s. */
+    private static double bare(int threads, int run) throws Exception {
+        BenchSpool raw = new BenchSpool(WORK.resolve("bare-" + threads + "-" + run));
+        int each = BARE_ITEMS / threads;
+        double seconds = parallel(threads, t -> {
+            for (int i = 0; i < each; i++) {
+                raw.enqueueDurably(BenchSpool.id("t" + t, i), BenchSpool.payload(i));
+            }
+        });
+        assertEquals(each * threads, raw.count("pending"));
+        raw.delete();
+        return each * threads / seconds;
+    }
+
+    private static double postSingles(String prefix, int run) throws Exception {
+        double seconds = parallel(CLIENTS, c -> {
+            for (int i = 0; i < POSTS_PER_CLIENT; i++) {
+                String id = prefix + "-c" + c + "-" + i;
+                HttpResponse<String> answer = send(HttpRequest.newBuilder(uri("/items?id=" + id))
+                        .header("Content-Type", "application/octet-stream")
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(BenchSpool.payload(i))).build());
+                if (answer.statusCode() != 201) {
+                    throw new AssertionError("POST /items?id=" + id + " answered " + answer.statusCode() + ": "
+                            + answer.body());
+                }
+            }
+        });
+        return CLIENTS * POSTS_PER_CLIENT / seconds;
+    }
+
+    private static double postBatch(String prefix) throws Exception {
+        StringBuilder body = new StringBuilder();
+        for (int i = 0; i < BATCH; i++) {
+            body.append("{\"id\":\"").append(prefix).append('-').append(i).append("\",\"payloadBase64\":\"")
+                    .append(Base64.getEncoder().encodeToString(BenchSpool.payload(i))).append("\"}\n");
+        }
+        byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
+        long start = System.nanoTime();
+        HttpResponse<String> answer = send(HttpRequest.newBuilder(uri("/items/batch"))
+                .header("Content-Type", "application/x-ndjson").POST(HttpRequest.BodyPublishers.ofByteArray(bytes))
+                .build());
+        double seconds = (System.nanoTime() - start) / 1e9;
+        if (answer.statusCode() != 201) {
+            throw new AssertionError("POST /items/batch answered " + answer.statusCode() + ": " + answer.body());
+        }
+        return BATCH / seconds;
+    }
+
+    interface Work {
+        void run(int worker) throws Exception;
+    }
+
+    /** Runs {@code work} on {@code n} threads at once; the seconds from the start until the last ended. */
+    private static double parallel(int n, Work work) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(n);
+        try {
+            List<Callable<Void>> tasks = new ArrayList<>();
+            for (int t = 0; t < n; t++) {
+                int worker = t;
+                tasks.add(() -> {
+                    work.run(worker);
+                    return null;
+                });
+            }
+            long start = System.nanoTime();
+            for (Future<Void> done : pool.invokeAll(tasks)) {
+                done.get();
+            }
+            return (System.nanoTime() - start) / 1e9;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static HttpResponse<String> send(HttpRequest request) throws IOException, InterruptedException {
+        return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + service.port() + path);
+    }
+
+    private static void row(String part, String measure, double[] rates, String note) {
+        double[] sorted = rates.clone();
+        Arrays.sort(sorted);
+        FIGURES.add(part, measure, num(median(rates), "items/s"), "min-max " + num(sorted[0], "") + "-"
+                + num(sorted[sorted.length - 1], "items/s") + "; " + note);
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
+    }
+
+    @AfterAll
+    static void report() throws IOException {
+        if (service != null) {
+            service.close();
+        }
+        String table = FIGURES.render();
+        System.out.println("\n" + table);
+        Files.writeString(Path.of("target", "benchmark-enqueue.md"), table, StandardCharsets.UTF_8);
+        spool.delete();
+    }
+}
