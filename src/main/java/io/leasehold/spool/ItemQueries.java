@@ -98,6 +98,9 @@ final class ItemQueries {
 
     /** Basic attributes only: listings of large folders stat every entry, and need nothing more. */
     private static Optional<BasicFileAttributes> regularFile(Path path) throws IOException {
+        if (!FileFacts.mayExist(path)) {
+            return Optional.empty(); // the usual answer of all but one folder: no exception for it
+        }
         try {
             BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             return a.isRegularFile() ? Optional.of(a) : Optional.empty();
