@@ -27,13 +27,15 @@ final class Enqueue {
     private final SpoolLayout layout;
     private final ItemQueries queries;
     private final Reservations reservations;
+    private final SpoolCensus census;
     private final Clock clock;
     private volatile Consumer<String> arrivals = id -> { };
 
-    Enqueue(SpoolLayout layout, ItemQueries queries, Reservations reservations, Clock clock) {
+    Enqueue(SpoolLayout layout, ItemQueries queries, Reservations reservations, SpoolCensus census, Clock clock) {
         this.layout = layout;
         this.queries = queries;
         this.reservations = reservations;
+        this.census = census;
         this.clock = clock;
     }
 
@@ -59,6 +61,7 @@ final class Enqueue {
                 }
                 writeDurably(channel, payload, maxBytes);
                 linkIntoPending(id, upload);
+                census.enqueued(clock.now());
                 enqueued = true;
             } finally {
                 if (!enqueued) {

@@ -6,6 +6,7 @@ import io.leasehold.core.LeaseTerms;
 import io.leasehold.core.Reading;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -13,20 +14,33 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 
 /** The API's view of a spool on a POSIX filesystem. */
-public final class PosixItemStore implements ItemStore {
+public final class PosixItemStore implements ItemStore, AutoCloseable {
 
     private final Clock clock;
     private final ItemQueries queries;
     private final ItemMoves moves;
     private final Enqueue enqueue;
     private final SpoolCleanup cleanup;
+    private final SpoolCensus census;
+    private final SpoolRecount recount;
 
     public PosixItemStore(SpoolLayout layout, PosixSpool spool, LeaseTerms terms, Clock clock) {
         this.clock = clock;
         this.queries = new ItemQueries(layout, spool.records(), terms, clock);
         this.moves = new ItemMoves(layout, spool, queries, clock);
-        this.enqueue = new Enqueue(layout, queries, spool.reservations(), clock);
+        this.enqueue = new Enqueue(layout, queries, spool.reservations(), spool.census(), clock);
         this.cleanup = new SpoolCleanup(layout, spool.reservations(), spool.records(), queries);
+        this.census = spool.census();
+        this.recount = new SpoolRecount(layout, new FolderListing(layout), census, clock);
+    }
+
+    /** Recounts the spool now and then every {@code every}, for what other programs and instances move. */
+    public void startRecounts(Duration every) {
+        recount.start(every);
+    }
+
+    public SpoolCensus census() {
+        return census;
     }
 
     @Override
@@ -50,9 +64,32 @@ public final class PosixItemStore implements ItemStore {
         return queries.list(state, limit);
     }
 
+    /**
+     * From the census: this instance's own moves at once, other programs' and instances' as of the last
+     * recount. Until the first recount has run, a full count.
+     */
     @Override
     public SpoolCounts counts() throws IOException {
+        if (!census.recounted()) {
+            return queries.counts();
+        }
+        recount.checkOldest();
+        return census.counts(clock.now());
+    }
+
+    /** A listing of every folder and a stat of every pending file: what the census is recounted to. */
+    public SpoolCounts fullCounts() throws IOException {
         return queries.counts();
+    }
+
+    /** One recount now, on the caller's thread. */
+    public void recount() throws IOException {
+        recount.recount();
+    }
+
+    @Override
+    public void close() {
+        recount.close();
     }
 
     @Override
