@@ -10,6 +10,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Instant;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 
@@ -61,7 +62,6 @@ final class Enqueue {
                 }
                 writeDurably(channel, payload, maxBytes);
                 linkIntoPending(id, upload);
-                census.enqueued(clock.now());
                 enqueued = true;
             } finally {
                 if (!enqueued) {
@@ -73,8 +73,10 @@ final class Enqueue {
             Files.deleteIfExists(upload);
         }
         SpoolLayout.forceDirectory(layout.folder(SpoolFolder.PENDING));
+        Instant now = clock.now();
+        census.enqueued(now);
         arrivals.accept(id);
-        return new ItemView(id, ItemState.PENDING.label(), null, null, null, null, clock.now());
+        return new ItemView(id, ItemState.PENDING.label(), null, null, null, null, now);
     }
 
     private void linkIntoPending(String id, Path upload) throws IOException {

@@ -24,7 +24,7 @@ import java.util.Set;
  */
 final class FolderListing {
 
-    /** Bounds memory when someone drops a flood of junk under valid names; past it, they count as items. */
+    /** Bounds memory when someone drops a flood of junk under valid names; past it, a count by names counts them. */
     static final int MAX_NOT_FILES = 1000;
 
     /** A pending item and when its file was last written, the time its age counts from. */

@@ -83,7 +83,7 @@ public final class PosixItemStore implements ItemStore, AutoCloseable {
     }
 
     /** One recount now, on the caller's thread. */
-    public void recount() throws IOException {
+    void recount() throws IOException {
         recount.recount();
     }
 

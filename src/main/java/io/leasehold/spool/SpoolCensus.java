@@ -7,8 +7,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * How many items each folder holds and since when the oldest pending one waits, kept in memory so that
  * GET /spool and the gauges cost nothing however large the folders are. This instance's own moves adjust
  * it at once, each with an atomic add or two (no allocation, no file call: they sit on the drain's path);
- * what other programs and instances do is brought in by {@link SpoolRecount}'s listings. A count never
- * goes below zero, whatever order moves and recounts come in.
+ * what other programs and instances do is brought in by {@link SpoolRecount}'s listings. A count read
+ * is never below zero, whatever order moves and recounts come in.
  */
 public final class SpoolCensus {
 
@@ -74,6 +74,11 @@ public final class SpoolCensus {
     }
 
     long count(SpoolFolder folder) {
+        return Math.max(0, stored(folder));
+    }
+
+    /** Below zero when this instance took out items the census had not counted yet (dropped in since). */
+    long stored(SpoolFolder folder) {
         return counts.get(index(folder));
     }
 
@@ -81,6 +86,7 @@ public final class SpoolCensus {
         return touches.get(index(folder));
     }
 
+    /** A recount's estimate: what it listed plus own moves meanwhile, which is never less than none. */
     void correct(SpoolFolder folder, long by) {
         counts.getAndUpdate(index(folder), n -> Math.max(0, n + by));
     }
@@ -114,12 +120,9 @@ public final class SpoolCensus {
 
     private void add(SpoolFolder folder, int by) {
         int i = index(folder);
-        if (by > 0) {
-            counts.incrementAndGet(i);
-        } else {
-            // Taking out an item the census did not know of (dropped in since the last recount) leaves 0.
-            counts.getAndUpdate(i, n -> n > 0 ? n - 1 : 0);
-        }
+        // A plain add, never clamped: the moves of one item may be counted out of order (its claim before its
+        // enqueue's count), and only adds that commute add up. Reads clamp at 0.
+        counts.addAndGet(i, by);
         touches.incrementAndGet(i);
     }
 

@@ -83,26 +83,33 @@ public final class SpoolRecount implements AutoCloseable {
     }
 
     private void recountAlone() throws IOException {
+        long start = clock.monotonicNanos();
         boolean full = !census.recounted() || census.agesUnknown() || ++recounts % FULL_LOOK_EVERY == 0;
+        if (!full) {
+            settle(SpoolFolder.PENDING, LOOKS, () -> listing.pendingNames(notFiles));
+            checkOldest();
+            // The kept oldest are all gone: only the ages of every pending file tell who is oldest now.
+            full = census.oldest().exhausted() && census.count(SpoolFolder.PENDING) > 0;
+        }
         if (full) {
             lookFully();
-        } else {
-            settle(SpoolFolder.PENDING, () -> listing.pendingNames(notFiles));
-            checkOldest();
-            if (census.oldest().exhausted() && census.count(SpoolFolder.PENDING) > 0) {
-                lookFully();
-            }
         }
         for (SpoolFolder folder : new SpoolFolder[] {SpoolFolder.CLAIMED, SpoolFolder.DONE, SpoolFolder.FAILED}) {
-            settle(folder, () -> listing.items(folder));
+            settle(folder, LOOKS, () -> listing.items(folder));
         }
         census.markRecounted();
+        if (LOG.isDebugEnabled()) {
+            LOG.debugf("recounted the spool in %d ms%s: %s", (clock.monotonicNanos() - start) / 1_000_000,
+                    full ? " (dating every pending file)" : "", census.counts(clock.now()));
+        }
     }
 
     private void lookFully() throws IOException {
         FolderListing.PendingLook[] seen = new FolderListing.PendingLook[1];
         int oldSlot = census.lookStarts();
-        settle(SpoolFolder.PENDING, () -> {
+        // Taken once however it was raced: a stat of every file is too dear to repeat, and the next
+        // recount by names (which does look again) sets the count right.
+        settle(SpoolFolder.PENDING, 1, () -> {
             seen[0] = listing.pending(KEPT);
             return seen[0].count();
         });
@@ -114,12 +121,12 @@ public final class SpoolRecount implements AutoCloseable {
      * Sets the folder's count to what a listing found, plus this instance's own moves while it listed.
      * A listing may or may not see a move made while it runs: one that no own move raced is exact.
      */
-    private void settle(SpoolFolder folder, Listing count) throws IOException {
+    private void settle(SpoolFolder folder, int looks, Listing count) throws IOException {
         for (int look = 1; ; look++) {
             long touched = census.touches(folder);
-            long before = census.count(folder);
+            long before = census.stored(folder);
             long listed = count.items();
-            if (census.touches(folder) == touched || look == LOOKS) {
+            if (census.touches(folder) == touched || look >= looks) {
                 census.correct(folder, listed - before);
                 return;
             }
