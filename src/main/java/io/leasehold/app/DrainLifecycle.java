@@ -64,6 +64,7 @@ public class DrainLifecycle {
             throw new UncheckedIOException("the spool " + layout.root() + " (leasehold.spool.dir) is not usable: "
                     + e.getMessage(), e);
         }
+        store.startRecounts(config.spool().recountEvery()); // the folders exist now
         // The lease's first step comes before the first claim: the drain starts knowing its standing.
         lease.start(this::leaseLost);
         // An enqueue's item becomes claimable only after its upload name is unlinked, which no watch sees.

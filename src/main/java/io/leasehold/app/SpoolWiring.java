@@ -18,6 +18,7 @@ import io.leasehold.spool.PosixSpool;
 import io.leasehold.spool.SpoolAnomalies;
 import io.leasehold.spool.SpoolLayout;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
+import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.nio.file.Path;
@@ -73,6 +74,10 @@ public class SpoolWiring {
     @Singleton
     PosixItemStore itemStore(SpoolLayout layout, PosixSpool spool, LeaseTerms terms, Clock clock, DirectorySync sync) {
         return new PosixItemStore(layout, spool, terms, clock, sync);
+    }
+
+    void closeItemStore(@Disposes PosixItemStore store) {
+        store.close(); // its recount thread and ticks
     }
 
     @Produces

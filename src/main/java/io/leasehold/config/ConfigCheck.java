@@ -122,6 +122,9 @@ public final class ConfigCheck {
             // Shorter could remove an upload still streaming in, or a reason being written.
             problem("leasehold.spool.tmp-max-age", "must be at least 1m, got " + c.spool().tmpMaxAge());
         }
+        if (c.spool().recountEvery().compareTo(TICK_RESOLUTION) < 0) {
+            problem("leasehold.spool.recount-every", "must be at least 1s, got " + c.spool().recountEvery());
+        }
         positive("leasehold.claim.lease", c.claim().lease());
         if (c.claim().renewalsPerLease() < 2) {
             problem("leasehold.claim.renewals-per-lease", "must be at least 2, got " + c.claim().renewalsPerLease());

@@ -39,6 +39,10 @@ public interface LeaseholdConfig {
         /** Files in tmp/ older than this are leftovers of a crash and are removed. */
         @WithDefault("1h")
         Duration tmpMaxAge();
+
+        /** How often the census lists the folders for what other programs and instances moved. */
+        @WithDefault("5s")
+        Duration recountEvery();
     }
 
     interface ClaimConfig {

@@ -10,6 +10,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Instant;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 
@@ -30,14 +31,17 @@ final class Enqueue {
     private final SpoolLayout layout;
     private final ItemQueries queries;
     private final Reservations reservations;
+    private final SpoolCensus census;
     private final Clock clock;
     private final GroupCommit pendingSync;
     private volatile Consumer<String> arrivals = id -> { };
 
-    Enqueue(SpoolLayout layout, ItemQueries queries, Reservations reservations, Clock clock, GroupCommit pendingSync) {
+    Enqueue(SpoolLayout layout, ItemQueries queries, Reservations reservations, SpoolCensus census, Clock clock,
+            GroupCommit pendingSync) {
         this.layout = layout;
         this.queries = queries;
         this.reservations = reservations;
+        this.census = census;
         this.clock = clock;
         this.pendingSync = pendingSync;
     }
@@ -81,8 +85,10 @@ final class Enqueue {
             // After the link the item keeps its pending/ name; before it (or withdrawn), nothing of it is left.
             Files.deleteIfExists(upload);
         }
+        Instant now = clock.now();
+        census.enqueued(now);
         arrivals.accept(id);
-        return new ItemView(id, ItemState.PENDING.label(), null, null, null, null, clock.now());
+        return new ItemView(id, ItemState.PENDING.label(), null, null, null, null, now);
     }
 
     private void linkIntoPending(String id, Path upload) throws IOException {

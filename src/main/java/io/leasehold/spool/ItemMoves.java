@@ -89,6 +89,7 @@ final class ItemMoves {
             requireState(id, ItemState.FAILED); // moved meanwhile: 409 or 404
             throw new ItemStore.NoSuchItemException(id);
         }
+        spool.census().moved(SpoolFolder.FAILED, SpoolFolder.CLAIMED);
         Optional<String> why = spool.records().failedReason(id);
         spool.dropEarlierRecords(taken);
         try {
@@ -129,6 +130,7 @@ final class ItemMoves {
         if (!Files.deleteIfExists(file)) {
             return false;
         }
+        spool.census().removed(settled.folder());
         spool.records().forget(id);
         spool.reservations().release(id, facts.get().ino());
         return true;

@@ -27,9 +27,11 @@ final class ItemQueries {
     private final AttemptRecords records;
     private final LeaseTerms terms;
     private final Clock clock;
+    private final FolderListing listing;
 
     ItemQueries(SpoolLayout layout, AttemptRecords records, LeaseTerms terms, Clock clock) {
         this.layout = layout;
+        this.listing = new FolderListing(layout);
         this.records = records;
         this.terms = terms;
         this.clock = clock;
@@ -142,42 +144,13 @@ final class ItemQueries {
         return file.isEmpty() ? Optional.empty() : Optional.of(plain(name, state, file.get()));
     }
 
+    /** The full count, a listing of every folder and a stat of every pending file: what the census recounts to. */
     SpoolCounts counts() throws IOException {
         Instant now = clock.now();
-        long pending = 0;
-        Instant oldest = null;
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(layout.folder(SpoolFolder.PENDING))) {
-            for (Path entry : entries) {
-                if (!ItemId.isValid(entry.getFileName().toString())) {
-                    continue;
-                }
-                Optional<BasicFileAttributes> file = regularFile(entry);
-                if (file.isPresent()) {
-                    pending++;
-                    Instant written = file.get().lastModifiedTime().toInstant();
-                    if (oldest == null || written.isBefore(oldest)) {
-                        oldest = written;
-                    }
-                }
-            }
-        }
-        long claimed = count(SpoolFolder.CLAIMED, true);
-        long done = count(SpoolFolder.DONE, false);
-        long failed = count(SpoolFolder.FAILED, false);
-        long ageMs = oldest == null ? 0 : Math.max(0, now.toEpochMilli() - oldest.toEpochMilli());
-        return new SpoolCounts(pending, claimed, done, failed, ageMs);
-    }
-
-    private long count(SpoolFolder folder, boolean claims) throws IOException {
-        long n = 0;
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(layout.folder(folder))) {
-            for (Path entry : entries) {
-                String name = entry.getFileName().toString();
-                if (claims ? ClaimName.parse(name).isPresent() : ItemId.isValid(name)) {
-                    n++;
-                }
-            }
-        }
-        return n;
+        FolderListing.PendingLook pending = listing.pending(1);
+        long ageMs = pending.oldest().isEmpty() ? 0
+                : Math.max(0, now.toEpochMilli() - pending.oldest().get(0).writtenMillis());
+        return new SpoolCounts(pending.count(), listing.items(SpoolFolder.CLAIMED), listing.items(SpoolFolder.DONE),
+                listing.items(SpoolFolder.FAILED), ageMs);
     }
 }

@@ -26,6 +26,7 @@ public interface ItemStore {
     /** Items in one state, oldest first, at most {@code limit}. */
     List<ItemView> list(ItemState state, int limit) throws IOException;
 
+    /** Items per folder and the oldest pending one's age; other instances' moves may show a recount late. */
     SpoolCounts counts() throws IOException;
 
     /** A pending item goes to failed/ with the reason "cancelled". */

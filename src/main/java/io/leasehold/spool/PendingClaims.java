@@ -26,15 +26,17 @@ final class PendingClaims {
     private final AttemptRecords records;
     private final HalfMoves halfMoves;
     private final Reservations reservations;
+    private final SpoolCensus census;
     private final Clock clock;
 
     PendingClaims(SpoolLayout layout, SpoolAnomalies anomalies, AttemptRecords records, HalfMoves halfMoves,
-            Reservations reservations, Clock clock) {
+            Reservations reservations, SpoolCensus census, Clock clock) {
         this.layout = layout;
         this.anomalies = anomalies;
         this.records = records;
         this.halfMoves = halfMoves;
         this.reservations = reservations;
+        this.census = census;
         this.clock = clock;
     }
 
@@ -124,6 +126,7 @@ final class PendingClaims {
             }
             return Optional.empty();
         }
+        census.moved(SpoolFolder.PENDING, SpoolFolder.CLAIMED);
         // This claim has the item now: what the claims before it recorded is of no more use.
         records.dropAllBut(id, carry.isPresent() ? generation : null);
         anomalies.forget(SpoolFolder.PENDING, id);

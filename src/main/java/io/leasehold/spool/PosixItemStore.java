@@ -6,6 +6,7 @@ import io.leasehold.core.LeaseTerms;
 import io.leasehold.core.Reading;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -15,7 +16,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 
 /** The API's view of a spool on a POSIX filesystem. */
-public final class PosixItemStore implements ItemStore {
+public final class PosixItemStore implements ItemStore, AutoCloseable {
 
     private final Clock clock;
     private final ItemQueries queries;
@@ -31,6 +32,8 @@ public final class PosixItemStore implements ItemStore {
     private final Set<String> liveBatches = ConcurrentHashMap.newKeySet();
     private final BatchRecovery batches;
     private volatile Consumer<String> arrivals = id -> { };
+    private final SpoolCensus census;
+    private final SpoolRecount recount;
 
     public PosixItemStore(SpoolLayout layout, PosixSpool spool, LeaseTerms terms, Clock clock) {
         this(layout, spool, terms, clock, new PosixDirectorySync());
@@ -44,9 +47,20 @@ public final class PosixItemStore implements ItemStore {
         this.pendingSync = new GroupCommit(layout.folder(SpoolFolder.PENDING), sync);
         this.queries = new ItemQueries(layout, spool.records(), terms, clock);
         this.moves = new ItemMoves(layout, spool, queries, clock);
-        this.enqueue = new Enqueue(layout, queries, spool.reservations(), clock, pendingSync);
+        this.enqueue = new Enqueue(layout, queries, spool.reservations(), spool.census(), clock, pendingSync);
         this.cleanup = new SpoolCleanup(layout, spool.reservations(), spool.records(), queries);
         this.batches = new BatchRecovery(layout, spool.reservations(), pendingSync, liveBatches);
+        this.census = spool.census();
+        this.recount = new SpoolRecount(layout, new FolderListing(layout), census, clock);
+    }
+
+    /** Recounts the spool now and then every {@code every}, for what other programs and instances move. */
+    public void startRecounts(Duration every) {
+        recount.start(every);
+    }
+
+    public SpoolCensus census() {
+        return census;
     }
 
     @Override
@@ -57,7 +71,10 @@ public final class PosixItemStore implements ItemStore {
     @Override
     public StagedBatch stageBatch(long maxBytes) throws IOException {
         return new StagedBatch(layout, spool.reservations(), queries, sync, pendingSync, liveBatches,
-                id -> arrivals.accept(id), this::newId, maxBytes);
+                id -> { // called for each item once the whole batch is in pending/
+                    census.enqueued(clock.now());
+                    arrivals.accept(id);
+                }, this::newId, maxBytes);
     }
 
     /** Told of each item that just became claimable through this store (an enqueue, a retry). */
@@ -77,9 +94,32 @@ public final class PosixItemStore implements ItemStore {
         return queries.list(state, limit);
     }
 
+    /**
+     * From the census: this instance's own moves at once, other programs' and instances' as of the last
+     * recount. Until the first recount has run, a full count.
+     */
     @Override
     public SpoolCounts counts() throws IOException {
+        if (!census.recounted()) {
+            return queries.counts();
+        }
+        recount.checkOldest();
+        return census.counts(clock.now());
+    }
+
+    /** A listing of every folder and a stat of every pending file: what the census is recounted to. */
+    public SpoolCounts fullCounts() throws IOException {
         return queries.counts();
+    }
+
+    /** One recount now, on the caller's thread. */
+    void recount() throws IOException {
+        recount.recount();
+    }
+
+    @Override
+    public void close() {
+        recount.close();
     }
 
     @Override

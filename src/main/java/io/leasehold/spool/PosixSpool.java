@@ -37,6 +37,7 @@ public final class PosixSpool implements Spool {
     private final HalfMoves halfMoves;
     private final Reservations reservations;
     private final PendingClaims pendingClaims;
+    private final SpoolCensus census = new SpoolCensus();
 
     public PosixSpool(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock) {
         this(layout, anomalies, clock, DEFAULT_MAX_PAYLOAD_BYTES);
@@ -51,7 +52,12 @@ public final class PosixSpool implements Spool {
         this.records = new AttemptRecords(layout, anomalies, clock);
         this.halfMoves = new HalfMoves(layout, clock);
         this.reservations = new Reservations(layout, anomalies, clock);
-        this.pendingClaims = new PendingClaims(layout, anomalies, records, halfMoves, reservations, clock);
+        this.pendingClaims = new PendingClaims(layout, anomalies, records, halfMoves, reservations, census, clock);
+    }
+
+    /** What this instance's moves and the recounts say each folder holds. */
+    public SpoolCensus census() {
+        return census;
     }
 
     AttemptRecords records() {
@@ -272,6 +278,7 @@ public final class PosixSpool implements Spool {
                         + " holds another file; " + claim + " stays where it is");
             default:
                 unlinkOwnName(claim, facts.get().ino());
+                census.moved(SpoolFolder.CLAIMED, to, facts.get().modified());
                 return true;
         }
     }

@@ -50,6 +50,8 @@ class ConfigCheckTest {
     @ParameterizedTest(name = "{0}={1}")
     @CsvSource(delimiter = '|', value = {
         "leasehold.spool.tmp-max-age|30s|leasehold.spool.tmp-max-age",
+        "leasehold.spool.recount-every|500ms|leasehold.spool.recount-every",
+        "leasehold.spool.recount-every|0s|leasehold.spool.recount-every",
         "leasehold.claim.lease|0s|leasehold.claim.lease",
         "leasehold.claim.lease|-5s|leasehold.claim.lease",
         "leasehold.claim.lease|2s|leasehold.claim.lease",

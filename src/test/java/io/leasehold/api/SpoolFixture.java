@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.leasehold.spool.SpoolFolder;
 import io.leasehold.spool.SpoolLayout;
+import io.leasehold.spool.SpoolRecount;
+import io.leasehold.testing.DrivenClock;
+import io.quarkus.arc.Arc;
 import io.restassured.response.ValidatableResponse;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -52,6 +55,15 @@ final class SpoolFixture {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        recount(); // emptied from outside the instance: its census learns of it as of another program's changes
+    }
+
+    /**
+     * One recount of the census (what its tick does every leasehold.spool.recount-every), finished when
+     * this returns: for changes made outside the instance, which GET /spool shows only after one.
+     */
+    static void recount() {
+        Arc.container().instance(DrivenClock.class).get().tick(SpoolRecount.TICK);
     }
 
     static void deleteTree(Path path) throws IOException {
