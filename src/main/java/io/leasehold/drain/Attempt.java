@@ -47,6 +47,9 @@ final class Attempt implements UniSubscriber<Outcome> {
             DrainEvents events, Consumer<Outcome> decided) {
         Attempt attempt = new Attempt(claim, clock, events, decided);
         claim.onLost(() -> attempt.decide(Outcome.lost()));
+        if (attempt.over.get()) {
+            return attempt; // lost already: the handler is never called
+        }
         if (!timeout.isZero()) {
             attempt.timer = clock.timer("leasehold-attempt-timeout", timeout,
                     () -> attempt.decide(Outcome.retry("timed out after " + timeout)));

@@ -56,8 +56,11 @@ final class ClaimWork {
         this.events = events;
     }
 
-    /** The work on one claim, started; cancelling it stops the handler and drops the outcome. */
+    /** The work on one claim; cancelling it, before or after it started, stops the handler and drops the outcome. */
     interface Run {
+        /** Works on the claim on the calling thread; does nothing once cancelled. */
+        void start();
+
         void cancel();
     }
 
@@ -70,16 +73,15 @@ final class ClaimWork {
      * wrong inside the attempt becomes its outcome.
      */
     Run on(HeldClaim claim, Consumer<String> done) {
-        OneRun run = new OneRun(claim, done);
-        run.start();
-        return run;
+        // Not started here: the caller registers it first, so a stop can cancel it from the first moment.
+        return new OneRun(claim, done);
     }
 
     /** One claim's run: calls {@code done} once, whether it finished, was cancelled, or both raced. */
     private final class OneRun implements Run {
         private final HeldClaim claim;
         private final Consumer<String> done;
-        private final Thread starter = Thread.currentThread();
+        private volatile Thread starter;
         private final AtomicBoolean finished = new AtomicBoolean();
         private volatile boolean starting = true;
         private volatile Attempt attempt;
@@ -89,7 +91,12 @@ final class ClaimWork {
             this.done = done;
         }
 
-        void start() {
+        @Override
+        public void start() {
+            starter = Thread.currentThread();
+            if (finished.get()) {
+                return; // cancelled before it started
+            }
             try {
                 Look look = look(claim);
                 if (look.junk()) {
@@ -98,9 +105,12 @@ final class ClaimWork {
                     finish(notHolder(claim, look.refused()));
                 } else if (look.outcome() != null) {
                     settle(look.outcome());
-                } else {
+                } else if (!finished.get()) { // a stop during the look cancels before any handler starts
                     attempt = Attempt.start(handler, new WorkItem(claim.id(), claim.attempt(), look.payload(),
                             look.epoch()), claim, clock, timeout, events, this::decided);
+                    if (finished.get()) {
+                        attempt.cancel(); // cancelled while the handler started: it saw no attempt to stop
+                    }
                 }
             } finally {
                 starting = false;

@@ -51,7 +51,7 @@ public final class Drainer {
     private final ClaimWork work;
 
     private final Map<String, HeldClaim> held = new ConcurrentHashMap<>();
-    private final Map<String, ClaimWork.Run> working = new ConcurrentHashMap<>();
+    private final Map<HeldClaim, ClaimWork.Run> working = new ConcurrentHashMap<>();
     private final AtomicInteger running = new AtomicInteger();
     private final Sightings sightings = new Sightings();
     private final ClaimSource source;
@@ -232,27 +232,26 @@ public final class Drainer {
         for (HeldClaim claim = first; claim != null; ) {
             LaneTurn turn = new LaneTurn();
             HeldClaim current = claim;
-            ClaimWork.Run run;
+            ClaimWork.Run run = work.on(current, where -> {
+                finished(current, where);
+                if (!turn.endedInline()) {
+                    goOnElsewhere();
+                }
+            });
+            // Registered before it starts, so a stop that comes during the look cancels it (keyed by the
+            // claim itself: a later claim of the same id is another entry).
+            working.put(current, run);
+            if (!accepting) {
+                handBack(current); // claimed while a stop ran: stop's own hand-back may have missed it
+                run.cancel();
+            }
             try {
-                run = work.on(current, where -> {
-                    finished(current, where);
-                    if (!turn.endedInline()) {
-                        goOnElsewhere();
-                    }
-                });
+                run.start();
             } catch (RuntimeException | Error e) {
                 // ClaimWork turns every failure into an outcome; this is only a last word should that ever break.
                 LOG.errorf(e, "working on %s failed unexpectedly; its lease will run out and another instance "
                         + "takes it over", current.current());
-                finished(current, "lost");
-                run = () -> { };
-                turn.endedInline();
-            }
-            working.put(current.id(), run);
-            if (!held.containsKey(current.id())) {
-                working.remove(current.id(), run); // it finished before it was registered
-            } else if (!accepting) {
-                handBack(current); // claimed while a stop ran: stop's own hand-back may have missed it
+                run.cancel();
             }
             claim = turn.returned() ? null : nextForSlot();
         }
@@ -292,7 +291,7 @@ public final class Drainer {
             source.handedBackForOthers(held.id());
         }
         this.held.remove(held.id(), held);
-        working.remove(held.id());
+        working.remove(held);
     }
 
     private void signalIfIdle() {
@@ -355,7 +354,7 @@ public final class Drainer {
     }
 
     private void handBack(HeldClaim claim) {
-        ClaimWork.Run work = working.get(claim.id());
+        ClaimWork.Run work = working.get(claim);
         try {
             if (claim.beginFinishing()) {
                 if (work != null) {

@@ -121,7 +121,7 @@ final class AttemptRecords {
      * the old {@code reasons/<id>}. Only names that are generations are removed: nothing else is ours.
      */
     void dropAllBut(String id, Generation keep) throws IOException {
-        Optional<Path> folder = folderOf(id);
+        Optional<Path> folder = folderOf(id, true);
         if (folder.isPresent()) {
             for (String name : names(folder.get())) {
                 if (Generation.parse(name).isPresent() && (keep == null || !name.equals(keep.toString()))) {
@@ -149,8 +149,17 @@ final class AttemptRecords {
 
     /** The item's folder when it is a real directory; anything else under that name is junk, never entered. */
     private Optional<Path> folderOf(String id) throws IOException {
+        return folderOf(id, false);
+    }
+
+    /**
+     * {@code quick}: a name that stat(2) cannot see counts as absent without an exception, for removals
+     * only (a leftover is swept later). Reads look carefully: an NFS hiccup that hid a hand-back's
+     * record would restart the item's attempts.
+     */
+    private Optional<Path> folderOf(String id, boolean quick) throws IOException {
         Path folder = layout.file(SpoolFolder.ATTEMPTS, id);
-        Optional<FileFacts> facts = FileFacts.ofLikelyAbsent(folder);
+        Optional<FileFacts> facts = quick ? FileFacts.ofLikelyAbsent(folder) : FileFacts.of(folder);
         if (facts.isPresent() && !facts.get().directory()) {
             report(id, facts.get().problem() + " where the folder of the item's records belongs");
             return Optional.empty();

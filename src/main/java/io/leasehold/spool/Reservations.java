@@ -72,7 +72,8 @@ final class Reservations {
         for (int look = 0; look < 3; look++) {
             // The first look is the quick one: an absent reservation (a file dropped in) costs no
             // exception; a create that then fails on a symlink to nothing looks again, carefully.
-            Reservation r = look == 0 && !FileFacts.mayExist(file(id)) ? new Reservation(State.ABSENT, 0) : read(id);
+            Reservation r = reserve && look == 0 && !FileFacts.mayExist(file(id)) ? new Reservation(State.ABSENT, 0)
+                    : read(id);
             switch (r.state()) {
                 case NAMES:
                     return r.ino() == facts.ino() ? Admission.OWN : Admission.DUPLICATE;
@@ -163,7 +164,8 @@ final class Reservations {
     /** An unreserved id whose done/ or failed/ name holds another file: written before reservations existed. */
     private boolean settledUnder(String id, FileFacts facts) throws IOException {
         for (SpoolFolder settled : new SpoolFolder[] {SpoolFolder.DONE, SpoolFolder.FAILED}) {
-            Optional<FileFacts> other = FileFacts.ofLikelyAbsent(layout.file(settled, id));
+            // The careful look: a symlink to nothing under a settled name must count as another file.
+            Optional<FileFacts> other = FileFacts.of(layout.file(settled, id));
             if (other.isPresent() && !other.get().sameFileAs(facts)) {
                 return true;
             }

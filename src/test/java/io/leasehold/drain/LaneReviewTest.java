@@ -138,7 +138,7 @@ class LaneReviewTest extends SpoolTestBase {
         };
         enqueue("x");
         a.poll();
-        assertTrue(once.get(), "the look ran during the poll's claim");
+        Await.until("the look of x ran (on the slot's worker, right after the poll's claim)", WAIT, once::get);
         Await.until("x handed back to pending/", WAIT, () -> settledIn(SpoolFolder.PENDING, "x"));
         // Whatever a fix does (not start the handler, or cancel it), the run must end: nothing of a
         // stopped drain may keep working on an item it handed back.
