@@ -163,33 +163,42 @@ public final class Drainer {
 
     private void requestFill() {
         if (claiming() && fillRequests.getAndIncrement() == 0) {
-            workers.execute(this::fillLoop);
+            workers.execute(() -> fillLoop(true));
         }
     }
 
     /** For ticks, which must finish their fill before they count as done. */
     private void fillSynchronously() {
         if (claiming() && fillRequests.getAndIncrement() == 0) {
-            fillLoop();
+            fillLoop(false);
         }
     }
 
-    private void fillLoop() {
+    /**
+     * {@code keepLast}: on a worker of its own (not a tick's), the fill works the slot it filled last
+     * itself once it is done, rather than hand it to another worker: an item that arrives alone then
+     * costs one thread switch, not two.
+     */
+    private void fillLoop(boolean keepLast) {
+        HeldClaim[] kept = keepLast ? new HeldClaim[1] : null;
         int missed = 1;
         do {
             try {
-                fillOnce();
+                fillOnce(kept);
             } catch (IOException | RuntimeException e) {
                 LOG.warnf(e, "a scan of the spool failed; the next tick tries again");
             }
             missed = fillRequests.addAndGet(-missed);
         } while (missed != 0);
+        if (kept != null && kept[0] != null) {
+            lane(kept[0]);
+        }
     }
 
     /** Claims for every free slot, listing pending/ as the queue runs dry; each claim starts a slot. */
-    private void fillOnce() throws IOException {
+    private void fillOnce(HeldClaim[] kept) throws IOException {
         while (claiming() && running.get() < settings.concurrency()) {
-            if (!reserveSlotFor(source::next) && !source.listMore()) {
+            if (!reserveSlotFor(source::next, kept) && !source.listMore()) {
                 break;
             }
         }
@@ -200,7 +209,8 @@ public final class Drainer {
      * Counts the slot as busy before the claim is tried, so nothing sees the instance idle while a
      * claim it just made has not started yet; the slot is given back when no claim was made.
      */
-    private boolean reserveSlotFor(Blocking.IoCall<Optional<ClaimName>> claiming) throws IOException {
+    private boolean reserveSlotFor(Blocking.IoCall<Optional<ClaimName>> claiming, HeldClaim[] kept)
+            throws IOException {
         running.incrementAndGet();
         Optional<ClaimName> claim = Optional.empty();
         try {
@@ -208,8 +218,12 @@ public final class Drainer {
         } finally {
             if (claim.isPresent()) {
                 HeldClaim first = hold(claim.get());
-                // One thread switch when a slot starts work; none per item after that (see lane).
-                workers.execute(() -> lane(first));
+                if (kept != null && kept[0] == null && running.get() >= settings.concurrency()) {
+                    kept[0] = first; // the last free slot: this fill's own thread works it (see fillLoop)
+                } else {
+                    // One thread switch when a slot starts work; none per item after that (see lane).
+                    workers.execute(() -> lane(first));
+                }
             } else {
                 running.decrementAndGet();
             }
