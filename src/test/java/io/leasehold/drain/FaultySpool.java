@@ -34,6 +34,8 @@ final class FaultySpool implements Spool {
     private final Map<String, Fault> faults = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> failed = new ConcurrentHashMap<>();
     volatile AfterClaim afterClaim = claim -> { };
+    /** Runs once a payload was read, before it is returned (e.g. a stop that comes during the look). */
+    volatile Runnable afterPayload = () -> { };
 
     FaultySpool(Spool real) {
         this.real = real;
@@ -98,7 +100,9 @@ final class FaultySpool implements Spool {
     @Override
     public byte[] payload(ClaimName claim) throws IOException {
         maybeFail("payload");
-        return real.payload(claim);
+        byte[] payload = real.payload(claim);
+        afterPayload.run();
+        return payload;
     }
 
     @Override

@@ -10,8 +10,6 @@ import io.leasehold.core.Outcome;
 import io.leasehold.handler.Handler;
 import io.leasehold.handler.WorkItem;
 import io.leasehold.spool.ArrivalWatch;
-import io.leasehold.spool.AttemptRecord;
-import io.leasehold.spool.ItemState;
 import io.leasehold.spool.Spool;
 import io.leasehold.spool.SpoolFolder;
 import io.leasehold.testing.Await;
@@ -21,9 +19,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -31,83 +27,6 @@ import org.junit.jupiter.api.Test;
 
 /** Review of the lane rewrite (80cbd53 .. 0292a4a): each test shows one defect found. */
 class LaneReviewTest extends SpoolTestBase {
-
-    /** The real spool; {@code afterPayload} runs once a payload was read, before it is returned. */
-    private static final class LookHook implements Spool {
-        private final Spool real;
-        volatile Runnable afterPayload = () -> { };
-
-        LookHook(Spool real) {
-            this.real = real;
-        }
-
-        @Override
-        public List<String> pendingBatch(int max) throws IOException {
-            return real.pendingBatch(max);
-        }
-
-        @Override
-        public Optional<ClaimName> claim(String id, Instant reading) throws IOException {
-            return real.claim(id, reading);
-        }
-
-        @Override
-        public boolean rename(ClaimName from, ClaimName to) throws IOException {
-            return real.rename(from, to);
-        }
-
-        @Override
-        public Optional<ClaimName> find(String id, Generation generation) throws IOException {
-            return real.find(id, generation);
-        }
-
-        @Override
-        public List<ClaimName> claims() throws IOException {
-            return real.claims();
-        }
-
-        @Override
-        public byte[] payload(ClaimName claim) throws IOException {
-            byte[] payload = real.payload(claim);
-            afterPayload.run();
-            return payload;
-        }
-
-        @Override
-        public boolean isJunk(ClaimName claim) throws IOException {
-            return real.isJunk(claim);
-        }
-
-        @Override
-        public boolean keepTaken(ClaimName taken) throws IOException {
-            return real.keepTaken(taken);
-        }
-
-        @Override
-        public boolean settle(ClaimName claim, ItemState where) throws IOException {
-            return real.settle(claim, where);
-        }
-
-        @Override
-        public boolean handBack(ClaimName claim) throws IOException {
-            return real.handBack(claim);
-        }
-
-        @Override
-        public Optional<AttemptRecord> record(String id, Generation generation) throws IOException {
-            return real.record(id, generation);
-        }
-
-        @Override
-        public void writeRecord(String id, Generation generation, AttemptRecord record) throws IOException {
-            real.writeRecord(id, generation, record);
-        }
-
-        @Override
-        public void dropEarlierRecords(ClaimName claim) throws IOException {
-            real.dropEarlierRecords(claim);
-        }
-    }
 
     /**
      * stopNow (the lease was lost, on the lease thread) while a slot is in its look: the claim is
@@ -117,9 +36,9 @@ class LaneReviewTest extends SpoolTestBase {
      */
     @Test
     void aStopDuringTheLookLeavesNoHandlerRunningOnTheHandedBackItem() throws Exception {
-        AtomicReference<LookHook> hook = new AtomicReference<>();
+        AtomicReference<FaultySpool> hook = new AtomicReference<>();
         Instance a = new Instance(layout, T0, 5, true, ArrivalWatch.NONE, real -> {
-            LookHook h = new LookHook(real);
+            FaultySpool h = new FaultySpool(real);
             hook.set(h);
             return h;
         });
