@@ -198,7 +198,7 @@ public final class Drainer {
     /** Claims for every free slot, listing pending/ as the queue runs dry; each claim starts a slot. */
     private void fillOnce(HeldClaim[] kept) throws IOException {
         while (claiming() && running.get() < settings.concurrency()) {
-            if (!reserveSlotFor(source::next, kept) && !source.listMore()) {
+            if (!claimIntoSlot(kept) && !source.listMore()) {
                 break;
             }
         }
@@ -209,12 +209,11 @@ public final class Drainer {
      * Counts the slot as busy before the claim is tried, so nothing sees the instance idle while a
      * claim it just made has not started yet; the slot is given back when no claim was made.
      */
-    private boolean reserveSlotFor(Blocking.IoCall<Optional<ClaimName>> claiming, HeldClaim[] kept)
-            throws IOException {
+    private boolean claimIntoSlot(HeldClaim[] kept) throws IOException {
         running.incrementAndGet();
         Optional<ClaimName> claim = Optional.empty();
         try {
-            claim = claiming.call();
+            claim = source.next();
         } finally {
             if (claim.isPresent()) {
                 HeldClaim first = hold(claim.get());
