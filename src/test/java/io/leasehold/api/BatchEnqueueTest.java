@@ -155,6 +155,54 @@ class BatchEnqueueTest {
         }
     }
 
+    /**
+     * Two batches sharing one id, sent at the same moment, ten times: the id is one exclusive create, so
+     * exactly one batch lands whole and the other is refused whole, leaving no item, reservation or
+     * staging of its own, and the shared id holds the winner's payload.
+     */
+    @Test
+    void twoBatchesRacingForOneIdLandOneWholeAndRefuseTheOtherWhole() throws Exception {
+        for (int round = 0; round < 10; round++) {
+            SpoolFixture.empty(layout);
+            String prefix = SpoolFixture.uniqueId("race" + round);
+            String shared = prefix + "-shared";
+            String a = lines(prefix + "-a", 20) + line(shared, "from a") + lines(prefix + "-a2", 20);
+            String b = line(shared, "from b") + lines(prefix + "-b", 40);
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.ExecutorService two = java.util.concurrent.Executors.newFixedThreadPool(2);
+            try {
+                java.util.concurrent.Future<Integer> fa = two.submit(() -> {
+                    go.await();
+                    return post(a).extract().statusCode();
+                });
+                java.util.concurrent.Future<Integer> fb = two.submit(() -> {
+                    go.await();
+                    return post(b).extract().statusCode();
+                });
+                go.countDown();
+                int sa = fa.get(30, java.util.concurrent.TimeUnit.SECONDS);
+                int sb = fb.get(30, java.util.concurrent.TimeUnit.SECONDS);
+                assertEquals(List.of(201, 409), sa == 201 ? List.of(sa, sb) : List.of(sb, sa),
+                        "round " + round + ": one batch lands, the other is refused (a " + sa + ", b " + sb + ")");
+                String winner = sa == 201 ? "a" : "b";
+                List<String> expected = new ArrayList<>();
+                for (String line : (sa == 201 ? a : b).split("\n")) {
+                    expected.add(line.substring(line.indexOf("\"id\":\"") + 6, line.indexOf("\",")));
+                }
+                expected.sort(null);
+                assertEquals(expected, SpoolFixture.names(layout, SpoolFolder.PENDING),
+                        "round " + round + ": exactly the winner's items are pending");
+                assertEquals(expected, SpoolFixture.names(layout, SpoolFolder.IDS),
+                        "round " + round + ": exactly the winner's ids are reserved");
+                assertEquals(List.of(), SpoolFixture.names(layout, SpoolFolder.TMP),
+                        "round " + round + ": no staging left");
+                assertEquals("from " + winner, Files.readString(layout.file(SpoolFolder.PENDING, shared)));
+            } finally {
+                two.shutdownNow();
+            }
+        }
+    }
+
     @Test
     void anIdReservedByAnUploadStillStreamingRefusesTheBatchAndTheUploadLands() throws IOException {
         String prefix = SpoolFixture.uniqueId("streaming");
