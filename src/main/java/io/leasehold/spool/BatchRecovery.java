@@ -37,8 +37,7 @@ final class BatchRecovery {
     /** Rolls every abandoned batch forward or back; returns how many. */
     int recover(Instant cutoff) throws IOException {
         int finished = 0;
-        try (DirectoryStream<Path> batches = Files.newDirectoryStream(layout.folder(SpoolFolder.TMP),
-                BatchFolder.PREFIX + "*")) {
+        try (DirectoryStream<Path> batches = SpoolLayout.startingWith(layout.folder(SpoolFolder.TMP), BatchFolder.PREFIX)) {
             for (Path dir : batches) {
                 String name = dir.getFileName().toString();
                 Optional<FileFacts> facts = FileFacts.of(dir);

@@ -193,8 +193,7 @@ final class HalfMoves {
 
     private List<String> namesLike(SpoolFolder folder, String prefix) throws IOException {
         List<String> names = new ArrayList<>();
-        // Ids never hold glob characters, so the prefix is taken literally.
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(layout.folder(folder), prefix + "*")) {
+        try (DirectoryStream<Path> entries = SpoolLayout.startingWith(layout.folder(folder), prefix)) {
             entries.forEach(p -> names.add(p.getFileName().toString()));
         }
         return names;

@@ -74,7 +74,7 @@ final class ItemQueries {
     /** A claim of this id in claimed/, whatever its generation. */
     Optional<ClaimName> claimOf(String id) throws IOException {
         try (DirectoryStream<Path> entries =
-                Files.newDirectoryStream(layout.folder(SpoolFolder.CLAIMED), id + ClaimName.SEPARATOR + "*")) {
+                SpoolLayout.startingWith(layout.folder(SpoolFolder.CLAIMED), id + ClaimName.SEPARATOR)) {
             for (Path entry : entries) {
                 Optional<ClaimName> claim = ClaimName.parse(entry.getFileName().toString());
                 if (claim.isPresent() && claim.get().id().equals(id)) {

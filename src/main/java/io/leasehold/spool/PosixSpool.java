@@ -156,8 +156,7 @@ public final class PosixSpool implements Spool {
     public Optional<ClaimName> find(String id, Generation generation) throws IOException {
         String prefix = ClaimName.prefix(id, generation);
         for (int look = 0; look < LOOKS; look++) {
-            try (DirectoryStream<Path> entries =
-                    Files.newDirectoryStream(layout.folder(SpoolFolder.CLAIMED), prefix + "*")) {
+            try (DirectoryStream<Path> entries = SpoolLayout.startingWith(layout.folder(SpoolFolder.CLAIMED), prefix)) {
                 for (Path entry : entries) {
                     Optional<ClaimName> parsed = ClaimName.parse(entry.getFileName().toString());
                     if (parsed.isPresent() && parsed.get().generation().equals(generation)) {

@@ -4,6 +4,7 @@ import io.leasehold.core.ClaimName;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -83,6 +84,14 @@ public final class SpoolLayout {
     }
 
     /** Forces a directory's entries to disk, so a rename or link into it survives a crash. */
+    /**
+     * The entries of {@code folder} whose names begin with {@code prefix}, taken literally. A filter rather
+     * than a glob: a glob compiles a regular expression on every call, and claims are looked up per item.
+     */
+    public static DirectoryStream<Path> startingWith(Path folder, String prefix) throws IOException {
+        return Files.newDirectoryStream(folder, entry -> entry.getFileName().toString().startsWith(prefix));
+    }
+
     public static void forceDirectory(Path dir) throws IOException {
         try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
             channel.force(true);

@@ -15,7 +15,8 @@ import org.jboss.logging.Logger;
  * at most one recount. Every {@code leasehold.spool.recount-every} it lists the folders by names alone;
  * every {@value #FULL_LOOK_EVERY}th time, and when the oldest items it kept are all gone or items came
  * back to pending/ with ages of their own, it stats every pending file for the {@value #KEPT} oldest.
- * It runs on a thread of its own, so a large folder never holds up a worker or the drain.
+ * It runs on a thread of its own, so a large folder never holds up a worker or the drain, and skips ticks
+ * after a long listing ({@link RecountPace}), so a huge one never costs more than a small share of a core.
  */
 public final class SpoolRecount implements AutoCloseable {
 
@@ -35,6 +36,7 @@ public final class SpoolRecount implements AutoCloseable {
     private volatile Clock.Ticks ticks;
     /** Recounts never overlap: the census thread's ticks, and a test's own calls, take turns. */
     private final Object oneAtATime = new Object();
+    private final RecountPace pace = new RecountPace();
     private Set<String> notFiles = Set.of();
     private long recounts;
 
@@ -67,11 +69,17 @@ public final class SpoolRecount implements AutoCloseable {
     }
 
     private void recountLogged() {
+        long start = clock.monotonicNanos();
+        if (!pace.due(start)) {
+            return; // the last recount was long: this tick is skipped, so the census stays cheap
+        }
         try {
             recount();
         } catch (IOException | RuntimeException e) {
             // The counts stay as they were, adjusted by this instance's own moves; the next tick tries again.
             LOG.warnf("could not recount the spool: %s", e.toString());
+        } finally {
+            pace.ran(start, clock.monotonicNanos());
         }
     }
 

@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -166,20 +165,9 @@ class DrainRateBenchmark {
                         cpuRatio, cpuRatio <= 2 ? "met" : "NOT met"));
     }
 
-    /**
-     * A spool of its own. When an earlier run's spool had to be deleted, measuring waits until ext4
-     * stops treating its freed inodes as recently deleted (about 35 s): until then each new file's
-     * inode costs a scan past them, which made one loop up to 5x slower than the same loop later.
-     */
+    /** A spool of its own, empty (see {@link BenchSpool#fresh}). */
     private static BenchSpool fresh(String name) throws IOException {
-        BenchSpool spool = new BenchSpool(WORK.resolve(name));
-        boolean hadItems = spool.count("done") + spool.count("pending") > 0;
-        spool.delete();
-        if (hadItems) {
-            // A benchmark's pause, not a test's wait: nothing to watch, only the kernel's clock to outlast.
-            LockSupport.parkNanos(Duration.ofSeconds(40).toNanos());
-        }
-        return new BenchSpool(WORK.resolve(name));
+        return BenchSpool.fresh(WORK.resolve(name));
     }
 
     @AfterAll

@@ -4,14 +4,9 @@ import static io.leasehold.bench.Figures.num;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
@@ -48,16 +43,14 @@ class EnqueueBenchmark {
 
     static final Path WORK = Path.of("target", "bench-enqueue").toAbsolutePath();
     static final Figures FIGURES = new Figures("leasehold enqueue benchmark");
-    static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
     static BenchSpool spool;
     static BenchService service;
     static final double[][] BARE = new double[2][RUNS];
 
     @BeforeAll
     static void start() throws IOException {
-        spool = new BenchSpool(WORK.resolve("service"));
-        spool.delete();
+        // Every run's folders stay until the end: deleting between runs would tax the run after (BenchSpool#fresh).
+        BenchSpool.fresh(WORK);
         spool = new BenchSpool(WORK.resolve("service"));
         service = BenchService.start(spool.root, 4, false, WORK.resolve("service.log"));
         service.awaitReady();
@@ -111,24 +104,32 @@ class EnqueueBenchmark {
             }
         });
         assertEquals(each * threads, raw.count("pending"));
-        raw.delete();
         return each * threads / seconds;
     }
 
     private static double postSingles(String prefix, int run) throws Exception {
-        double seconds = parallel(CLIENTS, c -> {
-            for (int i = 0; i < POSTS_PER_CLIENT; i++) {
-                String id = prefix + "-c" + c + "-" + i;
-                HttpResponse<String> answer = send(HttpRequest.newBuilder(uri("/items?id=" + id))
-                        .header("Content-Type", "application/octet-stream")
-                        .POST(HttpRequest.BodyPublishers.ofByteArray(BenchSpool.payload(i))).build());
-                if (answer.statusCode() != 201) {
-                    throw new AssertionError("POST /items?id=" + id + " answered " + answer.statusCode() + ": "
-                            + answer.body());
+        PlainHttp[] connections = new PlainHttp[CLIENTS];
+        for (int c = 0; c < CLIENTS; c++) {
+            connections[c] = new PlainHttp(service.port()); // connected before the clock starts, as keep-alive
+        }
+        try {
+            double seconds = parallel(CLIENTS, c -> {
+                for (int i = 0; i < POSTS_PER_CLIENT; i++) {
+                    String id = prefix + "-c" + c + "-" + i;
+                    PlainHttp.Answer answer = connections[c].post("/items?id=" + id, "application/octet-stream",
+                            BenchSpool.payload(i));
+                    if (answer.status() != 201) {
+                        throw new AssertionError("POST /items?id=" + id + " answered " + answer.status() + ": "
+                                + answer.body());
+                    }
                 }
+            });
+            return CLIENTS * POSTS_PER_CLIENT / seconds;
+        } finally {
+            for (PlainHttp connection : connections) {
+                connection.close();
             }
-        });
-        return CLIENTS * POSTS_PER_CLIENT / seconds;
+        }
     }
 
     private static double postBatch(String prefix) throws Exception {
@@ -138,15 +139,15 @@ class EnqueueBenchmark {
                     .append(Base64.getEncoder().encodeToString(BenchSpool.payload(i))).append("\"}\n");
         }
         byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
-        long start = System.nanoTime();
-        HttpResponse<String> answer = send(HttpRequest.newBuilder(uri("/items/batch"))
-                .header("Content-Type", "application/x-ndjson").POST(HttpRequest.BodyPublishers.ofByteArray(bytes))
-                .build());
-        double seconds = (System.nanoTime() - start) / 1e9;
-        if (answer.statusCode() != 201) {
-            throw new AssertionError("POST /items/batch answered " + answer.statusCode() + ": " + answer.body());
+        try (PlainHttp connection = new PlainHttp(service.port())) {
+            long start = System.nanoTime();
+            PlainHttp.Answer answer = connection.post("/items/batch", "application/x-ndjson", bytes);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            if (answer.status() != 201) {
+                throw new AssertionError("POST /items/batch answered " + answer.status() + ": " + answer.body());
+            }
+            return BATCH / seconds;
         }
-        return BATCH / seconds;
     }
 
     interface Work {
@@ -173,14 +174,6 @@ class EnqueueBenchmark {
         } finally {
             pool.shutdownNow();
         }
-    }
-
-    private static HttpResponse<String> send(HttpRequest request) throws IOException, InterruptedException {
-        return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static URI uri(String path) {
-        return URI.create("http://127.0.0.1:" + service.port() + path);
     }
 
     private static void row(String part, String measure, double[] rates, String note) {
