@@ -13,6 +13,15 @@ import java.time.Duration;
  */
 final class StoreResets {
 
+    /**
+     * How far past the floor a store found behind it is moved. A holder records its renewals in the floor
+     * off its renewal's thread, so the floor may lag its last few revisions (many, behind a stuck disk);
+     * were the reset mark to land at the very revision the holder's next renewal expects, that renewal would
+     * overwrite the mark and the holding would outlive the reset unseen. Ten thousand renewals is hours of
+     * lag at the shortest renew-every (1s); revisions are 64-bit, so the jump costs nothing.
+     */
+    static final long UNRECORDED_MARGIN = 10_000;
+
     private final LeaseStore store;
     private final EpochFloor floor;
     private final BoundedCalls calls;
@@ -37,10 +46,11 @@ final class StoreResets {
         if (storeAt >= highest) {
             return null;
         }
-        calls.call(() -> store.moveRevisionsPast(highest), bound);
+        long past = highest + UNRECORDED_MARGIN;
+        calls.call(() -> store.moveRevisionsPast(past), bound);
         return new Standing.Reset(clock.now(), storeAt, highest, "the lease store was at revision " + storeAt
                 + " while a holder had already written revision " + highest + " (its data was wiped or replaced); its revisions"
-                + " were moved past " + highest + " so epochs never go backwards");
+                + " were moved past " + past + " so epochs never go backwards and no unrecorded renewal meets the reset mark");
     }
 
     /**

@@ -42,10 +42,14 @@ class LeaseStateMachineTest {
         pools.forEach(ExecutorService::shutdownNow);
     }
 
-    /** The epoch floor in memory; it can be made to refuse writes, as a read-only spool does. */
+    /**
+     * The epoch floor in memory; it can be made to refuse writes, as a read-only spool does, or to lag:
+     * writes accepted but not yet landed, as when the writer thread is held up by a slow disk.
+     */
     static final class MemoryFloor implements EpochFloor {
         final AtomicLong highest = new AtomicLong();
         volatile boolean broken;
+        volatile boolean lagging;
 
         @Override
         public long highest() throws IOException {
@@ -60,7 +64,9 @@ class LeaseStateMachineTest {
             if (broken) {
                 throw new IOException("read-only file system");
             }
-            highest.accumulateAndGet(epoch, Math::max);
+            if (!lagging) {
+                highest.accumulateAndGet(epoch, Math::max);
+            }
         }
     }
 
@@ -270,6 +276,25 @@ class LeaseStateMachineTest {
         b.step(); // moves past the floor and marks the key: were the floor 1, the mark would be revision 2
         long mark = store.read().orElseThrow().revision();
         assertTrue(mark > 2, "the floor recorded the renewal's revision too: mark at " + mark);
+        a.step();
+        assertEquals("lost", a.mode(), "its renewal conflicts with the mark instead of overwriting it");
+        assertEquals(LeaseRecord.Vacancy.RESET, store.read().orElseThrow().record().vacancy());
+    }
+
+    @Test
+    void aHolderNeverOutlivesAResetThatCameBeforeTheFloorRecordedItsLastRenewals() throws Exception {
+        Node a = new Node("a");
+        a.step(); // epoch 1 at revision 1, recorded before anything acts
+        assertEquals(1, floor.highest.get());
+        floor.lagging = true; // the floor's writer is held up: the renewal below lands in the store only
+        a.clock.advance(TIMING.renewEvery()); // revision 2: a's next update expects 2
+        assertEquals("held", a.mode());
+        assertEquals(1, floor.highest.get(), "the floor still says revision 1");
+        store.wipe();
+        Node b = new Node("b");
+        b.step(); // moves the revisions past the floor it reads (1), and marks the key
+        long mark = store.read().orElseThrow().revision();
+        assertTrue(mark > 2, "moved only past the floor, the mark would be revision 2, the one a expects: " + mark);
         a.step();
         assertEquals("lost", a.mode(), "its renewal conflicts with the mark instead of overwriting it");
         assertEquals(LeaseRecord.Vacancy.RESET, store.read().orElseThrow().record().vacancy());
