@@ -1,7 +1,7 @@
 package io.leasehold.api;
 
 import io.leasehold.spool.ItemStore;
-import io.leasehold.spool.SpoolLayout;
+import io.leasehold.spool.SpoolUpkeep;
 import jakarta.inject.Singleton;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.HttpHeaders;
@@ -27,10 +27,10 @@ public class ApiErrors {
      */
     private static final List<String> FILESYSTEM_FULL = List.of("No space left on device", "Disk quota exceeded");
 
-    private final SpoolLayout layout;
+    private final SpoolUpkeep spool;
 
-    public ApiErrors(SpoolLayout layout) {
-        this.layout = layout;
+    public ApiErrors(SpoolUpkeep spool) {
+        this.spool = spool;
     }
 
     @ServerExceptionMapper
@@ -61,8 +61,8 @@ public class ApiErrors {
         Optional<String> full = filesystemFull(e);
         if (full.isPresent()) {
             // 507 Insufficient Storage: the client may try again later, once space was freed.
-            LOG.warnf("spool operation refused: the filesystem of %s is full (%s)", layout.root(), full.get());
-            return answer(507, "the filesystem of the spool (" + layout.root() + ") is full: " + full.get()
+            LOG.warnf("spool operation refused: the filesystem of %s is full (%s)", spool.where(), full.get());
+            return answer(507, "the filesystem of the spool (" + spool.where() + ") is full: " + full.get()
                     + "; nothing was written, try again once space was freed");
         }
         LOG.warnf(e, "spool operation failed");

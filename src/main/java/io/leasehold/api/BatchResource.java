@@ -3,7 +3,7 @@ package io.leasehold.api;
 import io.leasehold.config.LeaseholdConfig;
 import io.leasehold.core.Clock;
 import io.leasehold.spool.ItemState;
-import io.leasehold.spool.PosixItemStore;
+import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.StagedBatch;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.ws.rs.Consumes;
@@ -28,14 +28,14 @@ public class BatchResource {
 
     static final String NDJSON = "application/x-ndjson";
 
-    private final PosixItemStore store;
+    private final ItemStore store;
     private final UploadSlots uploads;
     private final Clock clock;
     private final Duration uploadTimeout;
     private final long maxBytes;
     private final NdjsonBatch reader;
 
-    public BatchResource(PosixItemStore store, LeaseholdConfig config, UploadSlots uploads, Clock clock) {
+    public BatchResource(ItemStore store, LeaseholdConfig config, UploadSlots uploads, Clock clock) {
         this.store = store;
         this.uploads = uploads;
         this.clock = clock;

@@ -5,7 +5,7 @@ import io.leasehold.core.Clock;
 import io.leasehold.core.ItemId;
 import io.leasehold.spool.ItemState;
 import io.leasehold.spool.ItemView;
-import io.leasehold.spool.PosixItemStore;
+import io.leasehold.spool.ItemStore;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
@@ -36,13 +36,13 @@ public class ItemsResource {
     static final int DEFAULT_LIMIT = 100;
     static final int MAX_LIMIT = 10_000;
 
-    private final PosixItemStore store;
+    private final ItemStore store;
     private final long maxBytes;
     private final UploadSlots uploads;
     private final Clock clock;
     private final Duration uploadTimeout;
 
-    public ItemsResource(PosixItemStore store, LeaseholdConfig config, UploadSlots uploads, Clock clock) {
+    public ItemsResource(ItemStore store, LeaseholdConfig config, UploadSlots uploads, Clock clock) {
         this.store = store;
         this.maxBytes = config.item().maxBytes().asLongValue();
         this.uploads = uploads;
@@ -65,7 +65,7 @@ public class ItemsResource {
         }
         String itemId = id == null ? store.newId() : ItemId.require(id);
         if (length != null && length > maxBytes) {
-            throw new io.leasehold.spool.ItemStore.PayloadTooLargeException(maxBytes);
+            throw new ItemStore.PayloadTooLargeException(maxBytes);
         }
         uploads.acquire();
         ItemView created;
@@ -89,7 +89,7 @@ public class ItemsResource {
     public Uni<ItemView> get(@PathParam("id") String id) {
         ItemId.require(id);
         return OnWorkers.io(() -> store.lookup(id)
-                .orElseThrow(() -> new io.leasehold.spool.ItemStore.NoSuchItemException(id)));
+                .orElseThrow(() -> new ItemStore.NoSuchItemException(id)));
     }
 
     @GET

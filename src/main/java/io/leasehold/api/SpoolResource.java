@@ -2,7 +2,7 @@ package io.leasehold.api;
 
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.leasehold.spool.Anomaly;
-import io.leasehold.spool.PosixItemStore;
+import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.SpoolAnomalies;
 import io.leasehold.spool.SpoolCounts;
 import io.smallrye.mutiny.Uni;
@@ -17,10 +17,10 @@ import java.util.List;
 @Produces(MediaType.APPLICATION_JSON)
 public class SpoolResource {
 
-    private final PosixItemStore store;
+    private final ItemStore store;
     private final SpoolAnomalies anomalies;
 
-    public SpoolResource(PosixItemStore store, SpoolAnomalies anomalies) {
+    public SpoolResource(ItemStore store, SpoolAnomalies anomalies) {
         this.store = store;
         this.anomalies = anomalies;
     }

@@ -5,9 +5,8 @@ import io.leasehold.core.Clock;
 import io.leasehold.core.TakeoverRule;
 import io.leasehold.drain.Drainer;
 import io.leasehold.lease.LeaseEvents;
-import io.leasehold.spool.PosixItemStore;
-import io.leasehold.spool.PosixSpool;
-import io.leasehold.spool.SpoolLayout;
+import io.leasehold.spool.ItemStore;
+import io.leasehold.spool.SpoolUpkeep;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -30,41 +29,37 @@ public class DrainLifecycle {
     /** Contract §6: the controller lease was lost. */
     static final int EXIT_LEASE_LOST = 3;
 
-    private final SpoolLayout layout;
-    private final PosixItemStore store;
+    private final SpoolUpkeep upkeep;
+    private final ItemStore store;
     private final Drainer drainer;
     private final LeaseholdConfig config;
     private final Clock clock;
-    private final PosixSpool spool;
     private final LeaseService lease;
     private final LeaseThreads leaseThreads;
     /** Housekeeping runs on one worker at a time (a tick finishes before the next fires). */
     private volatile Instant lastSweep;
 
-    public DrainLifecycle(SpoolLayout layout, PosixItemStore store, Drainer drainer, LeaseholdConfig config,
-            Clock clock, PosixSpool spool, LeaseService lease, LeaseThreads leaseThreads) {
+    public DrainLifecycle(SpoolUpkeep upkeep, ItemStore store, Drainer drainer, LeaseholdConfig config,
+            Clock clock, LeaseService lease, LeaseThreads leaseThreads) {
         this.leaseThreads = leaseThreads;
         this.lease = lease;
-        this.layout = layout;
+        this.upkeep = upkeep;
         this.store = store;
         this.drainer = drainer;
         this.config = config;
         this.clock = clock;
-        this.spool = spool;
     }
 
     void onStart(@Observes StartupEvent event) {
         try {
-            layout.createFolders();
-            int removed = store.cleanTmp(clock.now().minus(config.spool().tmpMaxAge()));
+            int removed = upkeep.open(clock.now().minus(config.spool().tmpMaxAge()), config.spool().recountEvery());
             if (removed > 0) {
-                LOG.infof("removed %d stale files from %s/tmp", removed, layout.root());
+                LOG.infof("removed %d leftovers of crashed writers from %s", removed, upkeep.where());
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("the spool " + layout.root() + " (leasehold.spool.dir) is not usable: "
+            throw new UncheckedIOException("the spool " + upkeep.where() + " (leasehold.spool.dir) is not usable: "
                     + e.getMessage(), e);
         }
-        store.startRecounts(config.spool().recountEvery()); // the folders exist now
         // The lease's first step comes before the first claim: the drain starts knowing its standing.
         lease.start(this::leaseLost);
         // An enqueue's item becomes claimable only after its upload name is unlinked, which no watch sees.
@@ -77,7 +72,7 @@ public class DrainLifecycle {
                     + "cold (scale to zero) want leasehold.claim.takeover=reading", config.claim().lease()
                     .dividedBy(config.claim().renewalsPerLease()).multipliedBy(2));
         }
-        LOG.infof("draining %s with handler '%s', %d at a time, claim lease %s", layout.root(),
+        LOG.infof("draining %s with handler '%s', %d at a time, claim lease %s", upkeep.where(),
                 config.handler().name(), config.drain().concurrency(), config.claim().lease());
     }
 
@@ -89,18 +84,17 @@ public class DrainLifecycle {
         return Uni.createFrom().item(() -> {
             try {
                 Instant cutoff = clock.now().minus(config.spool().tmpMaxAge());
-                store.cleanTmp(cutoff);
-                spool.forgetFixedJunk();
-                if (lastSweep == null || !lastSweep.isAfter(cutoff)) {
+                boolean sweep = lastSweep == null || !lastSweep.isAfter(cutoff);
+                if (sweep) {
                     lastSweep = clock.now();
-                    int removed = store.sweepBookkeeping(cutoff);
-                    if (removed > 0) {
-                        LOG.infof("removed %d leftovers of crashed enqueues and purges from %s", removed,
-                                layout.root());
-                    }
+                }
+                int removed = upkeep.tidy(cutoff, sweep);
+                if (removed > 0) {
+                    LOG.infof("removed %d leftovers of crashed writers, enqueues and purges from %s", removed,
+                            upkeep.where());
                 }
             } catch (IOException e) {
-                LOG.warnf("housekeeping of %s failed: %s", layout.root(), e.getMessage());
+                LOG.warnf("housekeeping of %s failed: %s", upkeep.where(), e.getMessage());
             }
             return (Void) null;
         }).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());

@@ -5,6 +5,7 @@ import io.leasehold.core.Blocking;
 import io.leasehold.core.Clock;
 import io.leasehold.lease.ActRefused;
 import io.leasehold.lease.ControllerLease;
+import io.leasehold.lease.EpochFloor;
 import io.leasehold.lease.Holder;
 import io.leasehold.lease.LeaseEvents;
 import io.leasehold.lease.LeaseGate;
@@ -15,8 +16,6 @@ import io.leasehold.nats.NatsBus;
 import io.leasehold.nats.NatsConnector;
 import io.leasehold.nats.NatsKvLeaseStore;
 import io.leasehold.nats.NatsSettings;
-import io.leasehold.spool.SpoolEpochFloor;
-import io.leasehold.spool.SpoolLayout;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Singleton;
 import java.io.IOException;
@@ -34,7 +33,7 @@ public class LeaseService {
 
     private final LeaseholdConfig config;
     private final Clock clock;
-    private final SpoolLayout layout;
+    private final EpochFloor floor;
     private final Holder me;
     private final boolean leaderMode;
     private volatile ControllerLease lease;
@@ -46,11 +45,11 @@ public class LeaseService {
     private volatile Consumer<LeaseEvents.Loss> whenLost = loss -> { };
     private final LeaseThreads threads;
 
-    public LeaseService(LeaseholdConfig config, Clock clock, SpoolLayout layout, LeaseThreads threads) {
+    public LeaseService(LeaseholdConfig config, Clock clock, EpochFloor floor, LeaseThreads threads) {
         this.threads = threads;
         this.config = config;
         this.clock = clock;
-        this.layout = layout;
+        this.floor = floor;
         this.me = Holders.thisProcess(clock);
         this.leaderMode = config.drain().mode().equals("leader");
     }
@@ -153,7 +152,7 @@ public class LeaseService {
             // A refused bucket is decided by the lease's own first step (unleased when nobody holds it).
             LOG.warnf("the lease bucket %s could not be made: %s", config.lease().bucket(), e.getMessage());
         }
-        lease = new ControllerLease(store, new SpoolEpochFloor(layout.root()), clock, timing, me, threads, threads,
+        lease = new ControllerLease(store, floor, clock, timing, me, threads, threads,
                 new LoggedLeaseEvents(timing.renewEvery(), loss -> whenLost.accept(loss)));
     }
 

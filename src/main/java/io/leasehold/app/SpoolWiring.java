@@ -9,12 +9,17 @@ import io.leasehold.drain.DrainEvents;
 import io.leasehold.drain.DrainSettings;
 import io.leasehold.drain.Drainer;
 import io.leasehold.handler.Handler;
+import io.leasehold.lease.EpochFloor;
 import io.leasehold.spool.ArrivalWatch;
 import io.leasehold.spool.DirectorySync;
 import io.leasehold.spool.NioArrivalWatch;
 import io.leasehold.spool.PosixDirectorySync;
 import io.leasehold.spool.PosixItemStore;
 import io.leasehold.spool.PosixSpool;
+import io.leasehold.spool.PosixSpoolUpkeep;
+import io.leasehold.spool.Spool;
+import io.leasehold.spool.SpoolEpochFloor;
+import io.leasehold.spool.SpoolUpkeep;
 import io.leasehold.spool.SpoolAnomalies;
 import io.leasehold.spool.SpoolLayout;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -82,9 +87,28 @@ public class SpoolWiring {
 
     @Produces
     @Singleton
-    Drainer drainer(PosixSpool spool, Clock clock, LeaseTerms terms, DrainSettings settings, @Selected Handler handler,
-            SpoolLayout layout, LeaseholdConfig config, DrainEvents events, LeaseService lease, RenewalThread renewals) {
-        ArrivalWatch arrivals = config.drain().auto() ? new NioArrivalWatch(layout) : ArrivalWatch.NONE;
+    SpoolUpkeep upkeep(SpoolLayout layout, PosixSpool spool, PosixItemStore store) {
+        return new PosixSpoolUpkeep(layout, spool, store);
+    }
+
+    /** Kept beside the items, not in the lease's store: epochs never go backwards when that is wiped. */
+    @Produces
+    @Singleton
+    EpochFloor epochFloor(SpoolLayout layout) {
+        return new SpoolEpochFloor(layout.root());
+    }
+
+    /** Arrivals dropped in by other programs, seen at once instead of at the next poll; only a drain that runs on its own needs them. */
+    @Produces
+    @Singleton
+    ArrivalWatch arrivals(SpoolLayout layout, LeaseholdConfig config) {
+        return config.drain().auto() ? new NioArrivalWatch(layout) : ArrivalWatch.NONE;
+    }
+
+    @Produces
+    @Singleton
+    Drainer drainer(Spool spool, Clock clock, LeaseTerms terms, DrainSettings settings, @Selected Handler handler,
+            ArrivalWatch arrivals, LeaseholdConfig config, DrainEvents events, LeaseService lease, RenewalThread renewals) {
         return new Drainer(spool, clock, terms, settings, handler, lease.gate(), Infrastructure.getDefaultWorkerPool(),
                 renewals, arrivals, events, config.drain().auto());
     }

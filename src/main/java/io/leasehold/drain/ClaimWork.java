@@ -107,7 +107,7 @@ final class ClaimWork {
                     settle(look.outcome());
                 } else if (!finished.get()) { // a stop during the look cancels before any handler starts
                     attempt = Attempt.start(handler, new WorkItem(claim.id(), claim.attempt(), look.payload(),
-                            look.epoch()), claim, clock, timeout, events, this::decided);
+                            look.epoch(), clock.now()), claim, clock, timeout, events, this::decided);
                     if (finished.get()) {
                         attempt.cancel(); // cancelled while the handler started: it saw no attempt to stop
                     }

@@ -17,7 +17,9 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>{@code ce-id} is the item id, the same on every attempt: CloudEvents identifies an event by
  * source and id and treats a repeat as a redelivery, which is exactly what a retry is, so a receiver
- * can de-duplicate on it. {@code Leasehold-Attempt} tells attempts apart.
+ * can de-duplicate on it. {@code Leasehold-Attempt} tells attempts apart. Epoch and attempt also go as the
+ * extension attributes {@code ce-leaseholdepoch} and {@code ce-leaseholdattempt}, and {@code ce-time} is
+ * when the attempt began (RFC 3339, UTC).
  *
  * <p>Cancelling the returned Uni (claim lost, timeout, shutdown) resets the request, which closes its
  * connection: the receiver sees the attempt end instead of finishing work nobody waits for.
@@ -50,6 +52,8 @@ public final class HttpHandler implements Handler {
     @Override
     public Uni<Outcome> handle(WorkItem item) {
         return Uni.createFrom().deferred(() -> {
+            String epoch = Long.toString(item.epoch());
+            String attempt = Integer.toString(item.attempt());
             HttpRequest<Buffer> request = client.postAbs(target.url())
                     .followRedirects(false)
                     .putHeader("ce-specversion", "1.0")
@@ -57,8 +61,13 @@ public final class HttpHandler implements Handler {
                     .putHeader("ce-source", target.source())
                     .putHeader("ce-type", target.type())
                     .putHeader("Content-Type", target.contentType())
-                    .putHeader("Leasehold-Epoch", Long.toString(item.epoch()))
-                    .putHeader("Leasehold-Attempt", Integer.toString(item.attempt()));
+                    .putHeader("ce-time", item.startedAt().toString())
+                    .putHeader("Leasehold-Epoch", epoch)
+                    .putHeader("Leasehold-Attempt", attempt)
+                    // Knative brokers and channels forward ce-* attributes and drop other headers: the
+                    // fencing token must reach a receiver behind one too.
+                    .putHeader("ce-leaseholdepoch", epoch)
+                    .putHeader("ce-leaseholdattempt", attempt);
             // Keyed by the request object itself: the interceptor sees that very object.
             InFlight flight = InFlight.track(request.getDelegate());
             return request.sendBuffer(Buffer.buffer(item.payload()))

@@ -1,6 +1,6 @@
 package io.leasehold.health;
 
-import io.leasehold.spool.SpoolLayout;
+import io.leasehold.spool.SpoolUpkeep;
 import jakarta.inject.Singleton;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
@@ -11,15 +11,15 @@ import org.eclipse.microprofile.health.Readiness;
 @Singleton
 public class SpoolReadiness implements HealthCheck {
 
-    private final SpoolLayout layout;
+    private final SpoolUpkeep spool;
 
-    public SpoolReadiness(SpoolLayout layout) {
-        this.layout = layout;
+    public SpoolReadiness(SpoolUpkeep spool) {
+        this.spool = spool;
     }
 
     @Override
     public HealthCheckResponse call() {
-        return HealthCheckResponse.named("spool").status(layout.isUsable()).withData("dir", layout.root().toString())
+        return HealthCheckResponse.named("spool").status(spool.usable()).withData("dir", spool.where())
                 .build();
     }
 }

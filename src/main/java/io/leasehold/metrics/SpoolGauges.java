@@ -2,8 +2,7 @@ package io.leasehold.metrics;
 
 import io.leasehold.core.Clock;
 import io.leasehold.drain.Drainer;
-import io.leasehold.spool.PosixItemStore;
-import io.leasehold.spool.SpoolCensus;
+import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.SpoolCounts;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -19,12 +18,10 @@ import java.util.function.ToDoubleFunction;
 @Singleton
 public class SpoolGauges {
 
-    private final SpoolCensus census;
-    private final Clock clock;
+    private final ItemStore store;
 
-    public SpoolGauges(PosixItemStore store, MeterRegistry registry, Drainer drainer, Clock clock) {
-        this.census = store.census();
-        this.clock = clock;
+    public SpoolGauges(ItemStore store, MeterRegistry registry, Drainer drainer) {
+        this.store = store;
         gauge(registry, "pending", SpoolCounts::pending);
         gauge(registry, "claimed", SpoolCounts::claimed);
         gauge(registry, "done", SpoolCounts::done);
@@ -38,7 +35,7 @@ public class SpoolGauges {
     }
 
     private SpoolCounts now() {
-        return census.counts(clock.now());
+        return store.countsNow();
     }
 
     private void gauge(MeterRegistry registry, String state, ToDoubleFunction<SpoolCounts> value) {

@@ -2,9 +2,9 @@ package io.leasehold.spool;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /** What the API does to the spool: enqueue, look up, list, count, cancel, retry. Blocking. */
 public interface ItemStore {
@@ -29,6 +29,18 @@ public interface ItemStore {
     /** Items per folder and the oldest pending one's age; other instances' moves may show a recount late. */
     SpoolCounts counts() throws IOException;
 
+    /**
+     * The counts kept in memory, with no file or network call at all: what a metrics scrape reads, on
+     * whatever thread it runs. Other instances' moves show after a recount.
+     */
+    SpoolCounts countsNow();
+
+    /** A fresh id for an item posted without one: time-ordered, so listings read naturally. */
+    String newId();
+
+    /** Told of each item that just became claimable through this store (an enqueue, a batch, a retry). */
+    void whenArrived(Consumer<String> arrivals);
+
     /** A pending item goes to failed/ with the reason "cancelled". */
     ItemView cancel(String id) throws IOException;
 
@@ -41,20 +53,6 @@ public interface ItemStore {
      */
     boolean purge(String id, ItemState settled) throws IOException;
 
-    /**
-     * Removes what crashed writers left: files in tmp/ (and the epoch floor's temporaries) last written
-     * before {@code cutoff}, with the reservation of an upload that never became an item; and finishes the
-     * batches whose makers are gone (proven dead, or nothing written since {@code cutoff}): a committed one
-     * rolled forward, an uncommitted one rolled back. Returns how many.
-     */
-    int cleanTmp(Instant cutoff) throws IOException;
-
-    /**
-     * Removes bookkeeping nothing needs any more: reservations made before {@code cutoff} whose item is
-     * nowhere, records and old reasons of items that are done or gone. Returns how many. Slow on a large
-     * spool (it looks at every reservation): run it now and then.
-     */
-    int sweepBookkeeping(Instant cutoff) throws IOException;
 
     /** The id is known already: an item of it is in some folder, or its enqueue has begun. */
     final class DuplicateItemException extends IOException {

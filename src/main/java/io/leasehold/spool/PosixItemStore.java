@@ -70,14 +70,14 @@ public final class PosixItemStore implements ItemStore, AutoCloseable {
 
     @Override
     public StagedBatch stageBatch(long maxBytes) throws IOException {
-        return new StagedBatch(layout, spool.reservations(), queries, sync, pendingSync, liveBatches,
+        return new PosixStagedBatch(layout, spool.reservations(), queries, sync, pendingSync, liveBatches,
                 id -> { // called for each item once the whole batch is in pending/
                     census.enqueued(clock.now());
                     arrivals.accept(id);
                 }, this::newId, maxBytes);
     }
 
-    /** Told of each item that just became claimable through this store (an enqueue, a retry). */
+    @Override
     public void whenArrived(Consumer<String> arrivals) {
         this.arrivals = arrivals;
         enqueue.whenArrived(arrivals);
@@ -104,6 +104,11 @@ public final class PosixItemStore implements ItemStore, AutoCloseable {
             return queries.counts();
         }
         recount.checkOldest();
+        return census.counts(clock.now());
+    }
+
+    @Override
+    public SpoolCounts countsNow() {
         return census.counts(clock.now());
     }
 
@@ -137,18 +142,26 @@ public final class PosixItemStore implements ItemStore, AutoCloseable {
         return moves.purge(ItemId.require(id), settled);
     }
 
-
-    @Override
+    /**
+     * Removes what crashed writers left: files in tmp/ (and the epoch floor's temporaries) last written
+     * before {@code cutoff}, with the reservation of an upload that never became an item; and finishes the
+     * batches whose makers are gone (proven dead, or nothing written since {@code cutoff}): a committed one
+     * rolled forward, an uncommitted one rolled back. Returns how many.
+     */
     public int cleanTmp(Instant cutoff) throws IOException {
         return cleanup.cleanTmp(cutoff) + batches.recover(cutoff);
     }
 
-    @Override
+    /**
+     * Removes bookkeeping nothing needs any more: reservations made before {@code cutoff} whose item is
+     * nowhere, records and old reasons of items that are done or gone. Returns how many. Slow on a large
+     * spool (it looks at every reservation): run it now and then.
+     */
     public int sweepBookkeeping(Instant cutoff) throws IOException {
         return cleanup.sweepBookkeeping(cutoff);
     }
 
-    /** A fresh id for an item posted without one: time-ordered, so listings read naturally. */
+    @Override
     public String newId() {
         return Reading.format(clock.now()).replace(".", "") + "-"
                 + Long.toUnsignedString(ThreadLocalRandom.current().nextLong() >>> 16, 36);

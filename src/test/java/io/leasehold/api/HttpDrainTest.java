@@ -88,6 +88,7 @@ class HttpDrainTest {
             enqueue(id, id.getBytes());
         }
 
+        java.time.Instant passAt = clock.now(); // the driven clock stands still through the pass
         given().queryParam("budget", "20s").when().post("/drain").then().statusCode(200)
                 .body("claimed", equalTo(6)).body("done", equalTo(2)).body("failed", equalTo(2))
                 .body("retried", equalTo(2)).body("lost", equalTo(0)).body("idle", equalTo(true));
@@ -116,6 +117,9 @@ class HttpDrainTest {
         assertEquals("/leasehold" + spoolPath, sent.header("ce-source"), "the default source names the spool");
         assertEquals("0", sent.header("Leasehold-Epoch"), "no bus: epoch 0");
         assertEquals("1", sent.header("Leasehold-Attempt"));
+        assertEquals("0", sent.header("ce-leaseholdepoch"), "the epoch as a CloudEvents attribute too");
+        assertEquals("1", sent.header("ce-leaseholdattempt"));
+        assertEquals(passAt, java.time.Instant.parse(sent.header("ce-time")), "when the attempt began, by the clock");
     }
 
     @Test

@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -80,7 +81,7 @@ class LaneReviewTest extends SpoolTestBase {
             return Uni.createFrom().item(Outcome.done());
         };
         AtomicReference<Outcome> decided = new AtomicReference<>();
-        Attempt.start(eager, new WorkItem("x", 1, new byte[0], 7), claim, new DrivenClock(), Duration.ofHours(1),
+        Attempt.start(eager, new WorkItem("x", 1, new byte[0], 7, Instant.EPOCH), claim, new DrivenClock(), Duration.ofHours(1),
                 new CountingEvents(), decided::set);
         assertTrue(decided.get() instanceof Outcome.Lost, "decided " + decided.get());
         assertEquals(0, calls.get(), "handler.handle was called for a claim already lost");

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -39,7 +40,7 @@ class ExecHandlerTest {
     }
 
     static WorkItem item(String payload) {
-        return new WorkItem("item-1", 2, payload.getBytes(StandardCharsets.UTF_8), 41);
+        return new WorkItem("item-1", 2, payload.getBytes(StandardCharsets.UTF_8), 41, Instant.EPOCH);
     }
 
     @Test

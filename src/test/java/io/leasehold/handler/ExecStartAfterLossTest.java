@@ -6,6 +6,7 @@ import io.leasehold.testing.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -49,7 +50,7 @@ class ExecStartAfterLossTest {
         };
         Path acted = dir.resolve("acted");
         ExecHandler handler = new ExecHandler("echo $LEASEHOLD_EPOCH >> " + acted, workers, groups);
-        var attempt = handler.handle(new WorkItem("item-1", 1, new byte[0], 7)).subscribe().with(o -> { }, f -> { });
+        var attempt = handler.handle(new WorkItem("item-1", 1, new byte[0], 7, Instant.EPOCH)).subscribe().with(o -> { }, f -> { });
         attempt.cancel(); // the lease is lost: drainer.stopNow() cancels the attempt
         uploads.countDown(); // later, a worker frees up
         workers.shutdown();

@@ -15,6 +15,7 @@ import io.vertx.mutiny.ext.web.client.WebClient;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -44,13 +45,16 @@ class HttpHandlerTest {
         receiver.close();
     }
 
+    /** When the attempts of these tests began: sent as ce-time. */
+    static final Instant STARTED = Instant.parse("2026-12-01T18:00:00.123456Z");
+
     static HttpHandler handler(String url) {
         return new HttpHandler(client, new HttpHandler.Target(url, "/leasehold/test-spool", "io.leasehold.item",
                 "application/octet-stream"));
     }
 
     static Outcome post(String id, long epoch) {
-        return handler(receiver.url("/events")).handle(new WorkItem(id, 1, new byte[] {1, 2}, epoch))
+        return handler(receiver.url("/events")).handle(new WorkItem(id, 1, new byte[] {1, 2}, epoch, STARTED))
                 .await().atMost(WAIT);
     }
 
@@ -61,7 +65,7 @@ class HttpHandlerTest {
             payload[i] = (byte) i; // every byte value, 0x00 and invalid UTF-8 included
         }
         Outcome outcome = handler(receiver.url("/events/in?x=1"))
-                .handle(new WorkItem("item-7", 3, payload, 42)).await().atMost(WAIT);
+                .handle(new WorkItem("item-7", 3, payload, 42, STARTED)).await().atMost(WAIT);
 
         assertEquals(Outcome.done(), outcome);
         HttpReceiver.Received got = receiver.last("item-7").orElseThrow();
@@ -74,6 +78,10 @@ class HttpHandlerTest {
         assertEquals("application/octet-stream", got.header("Content-Type"));
         assertEquals("42", got.header("Leasehold-Epoch"));
         assertEquals("3", got.header("Leasehold-Attempt"));
+        // The same as CloudEvents extension attributes: a broker or channel forwards ce-* and drops the rest.
+        assertEquals("42", got.header("ce-leaseholdepoch"));
+        assertEquals("3", got.header("ce-leaseholdattempt"));
+        assertEquals("2026-12-01T18:00:00.123456Z", got.header("ce-time"));
         assertEquals("300", got.header("Content-Length"));
         assertArrayEquals(payload, got.body());
     }
@@ -82,7 +90,7 @@ class HttpHandlerTest {
     void typeAndContentTypeAreTheConfiguredOnes() {
         HttpHandler handler = new HttpHandler(client, new HttpHandler.Target(receiver.url("/"), "urn:spool:a",
                 "com.example.order", "application/json"));
-        Outcome outcome = handler.handle(new WorkItem("typed-1", 1, "{\"a\":1}".getBytes(), 0)).await().atMost(WAIT);
+        Outcome outcome = handler.handle(new WorkItem("typed-1", 1, "{\"a\":1}".getBytes(), 0, STARTED)).await().atMost(WAIT);
 
         assertEquals(Outcome.done(), outcome);
         HttpReceiver.Received got = receiver.last("typed-1").orElseThrow();
@@ -147,7 +155,7 @@ class HttpHandlerTest {
             port = socket.getLocalPort(); // closed again: nothing listens there now
         }
         Outcome outcome = handler("http://127.0.0.1:" + port + "/events")
-                .handle(new WorkItem("nobody-home", 1, new byte[0], 0)).await().atMost(WAIT);
+                .handle(new WorkItem("nobody-home", 1, new byte[0], 0, STARTED)).await().atMost(WAIT);
         Outcome.Retry retry = assertInstanceOf(Outcome.Retry.class, outcome);
         assertTrue(retry.reason().startsWith("connection refused"), retry.reason());
     }
@@ -163,7 +171,7 @@ class HttpHandlerTest {
     void cancellingTheAttemptClosesTheRequestsConnection() {
         AtomicReference<Outcome> answered = new AtomicReference<>();
         Cancellable running = handler(receiver.url("/events"))
-                .handle(new WorkItem("slow-cancelled", 1, new byte[] {9}, 0)).subscribe().with(answered::set);
+                .handle(new WorkItem("slow-cancelled", 1, new byte[] {9}, 0, STARTED)).subscribe().with(answered::set);
         Await.until("the receiver holds the request", WAIT, () -> receiver.holds("slow-cancelled"));
         assertFalse(receiver.closedWhileHeld("slow-cancelled"), "open while the attempt runs");
 
@@ -178,7 +186,7 @@ class HttpHandlerTest {
     @Test
     void aTimeoutAsTheDrainAppliesItCancelsTheRequest() {
         // ClaimWork bounds each attempt the same way (leasehold.handler.timeout).
-        Outcome outcome = handler(receiver.url("/events")).handle(new WorkItem("slow-timeout", 1, new byte[0], 0))
+        Outcome outcome = handler(receiver.url("/events")).handle(new WorkItem("slow-timeout", 1, new byte[0], 0, STARTED))
                 .ifNoItem().after(Duration.ofMillis(500)).recoverWithItem(() -> Outcome.retry("timed out"))
                 .await().atMost(WAIT);
 

@@ -52,7 +52,7 @@ class BatchRecoveryTest extends StoreTestBase {
 
     /** Stages N items and commits, dying at {@code stopAt} (null: during staging, after 2 items). */
     private StagedBatch abandoned(List<String> ids, String stopAt) throws IOException {
-        StagedBatch batch = store.stageBatch(MAX);
+        PosixStagedBatch batch = (PosixStagedBatch) store.stageBatch(MAX);
         for (int i = 0; i < (stopAt == null ? 2 : N); i++) {
             batch.payload(i + 1, i % 2 == 0 ? ids.get(i) : null).write(payload(i)); // ids before and after payloads
             batch.item(i + 1, ids.get(i));

@@ -1,0 +1,44 @@
+package io.leasehold.spool;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+
+/** The upkeep of a spool directory: its folders, tmp/'s leftovers, the junk list and the bookkeeping sweep. */
+public final class PosixSpoolUpkeep implements SpoolUpkeep {
+
+    private final SpoolLayout layout;
+    private final PosixSpool spool;
+    private final PosixItemStore store;
+
+    public PosixSpoolUpkeep(SpoolLayout layout, PosixSpool spool, PosixItemStore store) {
+        this.layout = layout;
+        this.spool = spool;
+        this.store = store;
+    }
+
+    @Override
+    public int open(Instant staleBefore, Duration recountEvery) throws IOException {
+        layout.createFolders();
+        int removed = store.cleanTmp(staleBefore);
+        store.startRecounts(recountEvery); // the folders exist now
+        return removed;
+    }
+
+    @Override
+    public int tidy(Instant cutoff, boolean sweep) throws IOException {
+        int removed = store.cleanTmp(cutoff);
+        spool.forgetFixedJunk();
+        return sweep ? removed + store.sweepBookkeeping(cutoff) : removed;
+    }
+
+    @Override
+    public boolean usable() {
+        return layout.isUsable();
+    }
+
+    @Override
+    public String where() {
+        return layout.root().toString();
+    }
+}
