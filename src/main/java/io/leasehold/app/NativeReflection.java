@@ -2,13 +2,16 @@ package io.leasehold.app;
 
 import io.leasehold.lease.Holder;
 import io.leasehold.lease.LeaseRecord;
+import io.leasehold.spool.AttemptRecord;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
 /**
- * Types that Jackson reads and writes outside Quarkus REST (the lease value in NATS KV, and command
- * mode's output): a native image keeps their constructors and accessors only when told to.
+ * Types that Jackson reads and writes outside Quarkus REST (the lease value in NATS KV, the JetStream
+ * spool's ledger entries and the attempt records in them, and command mode's output): a native image
+ * keeps their constructors and accessors only when told to.
  */
-@RegisterForReflection(targets = {LeaseRecord.class, Holder.class})
+@RegisterForReflection(targets = {LeaseRecord.class, Holder.class, AttemptRecord.class, AttemptRecord.Kind.class},
+        classNames = "io.leasehold.jetstream.LedgerEntry")
 public final class NativeReflection {
 
     private NativeReflection() {

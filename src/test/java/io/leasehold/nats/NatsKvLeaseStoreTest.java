@@ -1,5 +1,7 @@
 package io.leasehold.nats;
 
+import io.leasehold.testing.SharedNatsServer;
+
 import static io.leasehold.nats.NatsTesting.connect;
 import static io.leasehold.nats.NatsTesting.failure;
 import static io.leasehold.nats.NatsTesting.record;

@@ -1,6 +1,5 @@
-package io.leasehold.nats;
+package io.leasehold.testing;
 
-import io.leasehold.testing.NatsServer;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -9,7 +8,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * One nats-server for all the tests of a class that each use a bucket of their own, so the class
  * pays one server start: {@code @RegisterExtension static final SharedNatsServer NATS = new SharedNatsServer();}
  */
-final class SharedNatsServer implements BeforeAllCallback, AfterAllCallback {
+public final class SharedNatsServer implements BeforeAllCallback, AfterAllCallback {
 
     private NatsServer server;
 
@@ -23,7 +22,7 @@ final class SharedNatsServer implements BeforeAllCallback, AfterAllCallback {
         server.close();
     }
 
-    NatsServer server() {
+    public NatsServer server() {
         return server;
     }
 }

@@ -1,0 +1,91 @@
+package io.leasehold.jetstream;
+
+import io.leasehold.core.ClaimName;
+import io.leasehold.core.Generation;
+import io.leasehold.spool.AttemptRecord;
+import io.leasehold.spool.ItemState;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * One item's value in the ledger. Every move writes a whole new entry at the revision it read, so the
+ * entry alone says where the item is: its state, the one it left ({@code was}, which lets a watcher keep
+ * counts without a map of every key), and for a claim its generation, holder and lease reading.
+ *
+ * @param attempt for a pending item, the attempt its next claim goes on at; for a claim, its own
+ * @param generation the claim's, {@code <attempt>-<nonce>}; null unless claimed
+ * @param reading when the claim's current lease began, on the holder's clock; null unless claimed
+ * @param records what each generation recorded of its attempt, by generation
+ * @param token fresh for every write: a writer told its write was refused (or told nothing) reads the
+ *     entry again, and only its own token says the write landed after all
+ */
+record LedgerEntry(String state, String was, int attempt, String generation, String holder, Instant reading,
+        Instant enqueuedAt, Instant settledAt, Map<String, AttemptRecord> records, String token) {
+
+    static final String PENDING = ItemState.PENDING.label();
+    static final String CLAIMED = ItemState.CLAIMED.label();
+
+    LedgerEntry {
+        records = records == null ? Map.of() : Map.copyOf(records);
+    }
+
+    private static String freshToken() {
+        return Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36);
+    }
+
+    static LedgerEntry enqueued(Instant at) {
+        return new LedgerEntry(PENDING, null, 1, null, null, null, at, null, Map.of(), freshToken());
+    }
+
+    boolean pending() {
+        return PENDING.equals(state);
+    }
+
+    /** Whether this entry is the claim {@code name}, at that very reading. */
+    boolean is(ClaimName name) {
+        return CLAIMED.equals(state) && name.generation().toString().equals(generation)
+                && name.reading().equals(reading);
+    }
+
+    /** Whether this entry is a claim of {@code generation}, whatever its reading. */
+    boolean isClaimOf(Generation of) {
+        return CLAIMED.equals(state) && of.toString().equals(generation);
+    }
+
+    ClaimName claimName(String id) {
+        return new ClaimName(id, Generation.parse(generation).orElseThrow(
+                () -> new IllegalStateException("the ledger entry of " + id + " holds a bad generation " + generation)),
+                reading);
+    }
+
+    LedgerEntry claimed(ClaimName claim, String by) {
+        return new LedgerEntry(CLAIMED, state, claim.generation().attempt(), claim.generation().toString(), by,
+                claim.reading(), enqueuedAt, null, records, freshToken());
+    }
+
+    LedgerEntry settled(ItemState where, Instant at) {
+        return new LedgerEntry(where.label(), state, attempt, generation, holder, reading, enqueuedAt, at, records,
+                freshToken());
+    }
+
+    /** Back to pending: the next claim goes on at the same attempt. */
+    LedgerEntry handedBack() {
+        return new LedgerEntry(PENDING, state, attempt, null, null, null, enqueuedAt, null, records, freshToken());
+    }
+
+    LedgerEntry withRecord(Generation of, AttemptRecord record) {
+        Map<String, AttemptRecord> more = new LinkedHashMap<>(records);
+        more.put(of.toString(), record);
+        // Not a move: was = state, so a watcher keeping counts by (was, state) sees no change.
+        return new LedgerEntry(state, state, attempt, generation, holder, reading, enqueuedAt, settledAt, more,
+                freshToken());
+    }
+
+    LedgerEntry onlyRecordOf(Generation kept) {
+        AttemptRecord mine = records.get(kept.toString());
+        return new LedgerEntry(state, state, attempt, generation, holder, reading, enqueuedAt, settledAt,
+                mine == null ? Map.of() : Map.of(kept.toString(), mine), freshToken());
+    }
+}
