@@ -85,10 +85,11 @@ public class DrainLifecycle {
             try {
                 Instant cutoff = clock.now().minus(config.spool().tmpMaxAge());
                 boolean sweep = lastSweep == null || !lastSweep.isAfter(cutoff);
-                if (sweep) {
-                    lastSweep = clock.now();
-                }
+                Instant began = clock.now();
                 int removed = upkeep.tidy(cutoff, sweep);
+                if (sweep) {
+                    lastSweep = began; // only a tidy that finished counts: a failed one sweeps again next tick
+                }
                 if (removed > 0) {
                     LOG.infof("removed %d leftovers of crashed writers, enqueues and purges from %s", removed,
                             upkeep.where());

@@ -46,6 +46,11 @@ final class StoreResets {
         if (storeAt >= highest) {
             return null;
         }
+        if (highest > Long.MAX_VALUE - UNRECORDED_MARGIN - 1) {
+            // No revision lies far enough past it (a floor file edited by hand, say): moving would wrap
+            // around and let epochs go backwards, so nothing is taken until the floor is sane.
+            throw new IOException("the epoch floor holds " + highest + ", too near the largest revision to move past");
+        }
         long past = highest + UNRECORDED_MARGIN;
         calls.call(() -> store.moveRevisionsPast(past), bound);
         return new Standing.Reset(clock.now(), storeAt, highest, "the lease store was at revision " + storeAt

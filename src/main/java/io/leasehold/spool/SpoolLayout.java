@@ -83,7 +83,6 @@ public final class SpoolLayout {
         }
     }
 
-    /** Forces a directory's entries to disk, so a rename or link into it survives a crash. */
     /**
      * The entries of {@code folder} whose names begin with {@code prefix}, taken literally. A filter rather
      * than a glob: a glob compiles a regular expression on every call, and claims are looked up per item.
@@ -92,6 +91,7 @@ public final class SpoolLayout {
         return Files.newDirectoryStream(folder, entry -> entry.getFileName().toString().startsWith(prefix));
     }
 
+    /** Forces a directory's entries to disk, so a rename or link into it survives a crash. */
     public static void forceDirectory(Path dir) throws IOException {
         try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
             channel.force(true);

@@ -36,7 +36,8 @@ public final class SpoolRecount implements AutoCloseable {
     private volatile Clock.Ticks ticks;
     /** Recounts never overlap: the census thread's ticks, and a test's own calls, take turns. */
     private final Object oneAtATime = new Object();
-    private final RecountPace pace = new RecountPace();
+    /** Set by {@link #start}: skipping ticks only matters for the ticks it starts. */
+    private volatile RecountPace pace = new RecountPace(0);
     private Set<String> notFiles = Set.of();
     private long recounts;
 
@@ -52,6 +53,8 @@ public final class SpoolRecount implements AutoCloseable {
         if (thread != null) {
             return;
         }
+        // However long a listing took, a recount comes at least every FULL_LOOK_EVERY intervals.
+        pace = new RecountPace(every.multipliedBy(FULL_LOOK_EVERY).toNanos());
         thread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "leasehold-census");
             t.setDaemon(true);
@@ -70,6 +73,7 @@ public final class SpoolRecount implements AutoCloseable {
 
     private void recountLogged() {
         long start = clock.monotonicNanos();
+        RecountPace pace = this.pace;
         if (!pace.due(start)) {
             return; // the last recount was long: this tick is skipped, so the census stays cheap
         }

@@ -233,6 +233,18 @@ class LeaseStateMachineTest {
     }
 
     @Test
+    void aFloorTooNearTheLargestRevisionTakesNothingRatherThanWrapAround() {
+        floor.highest.set(Long.MAX_VALUE - 5_000); // no revision lies the margin past it
+        Node a = new Node("a");
+        a.step();
+        assertEquals("waiting", a.mode());
+        assertThrows(ActRefused.class, a.lease::epochForAct);
+        assertTrue(a.events.said.contains("floor unusable"), a.events.said.toString());
+        assertTrue(store.calls().stream().noneMatch(c -> c == Call.CREATE || c == Call.MOVE_REVISIONS_PAST),
+                "nothing moved or written: " + store.calls());
+    }
+
+    @Test
     void afterAWipeEveryCandidateWaitsAFullDurationWhicheverMovedTheRevisions() throws Exception {
         Node a = new Node("a");
         a.step();

@@ -1,0 +1,56 @@
+package io.leasehold.app;
+
+import io.leasehold.spool.PosixItemStore;
+import io.leasehold.spool.PosixSpool;
+import io.leasehold.spool.PosixSpoolUpkeep;
+import io.leasehold.spool.SpoolLayout;
+import io.leasehold.spool.SpoolUpkeep;
+import jakarta.enterprise.inject.Alternative;
+import jakarta.inject.Singleton;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The directory's upkeep, recording what each housekeeping tick asked of it and failing the next few
+ * tidies on demand, as a full disk or an unreadable folder would. Enabled by {@link FlakyUpkeepProfile}.
+ */
+@Alternative
+@Singleton
+public class FlakyUpkeep implements SpoolUpkeep {
+
+    final List<Boolean> sweepsAsked = new CopyOnWriteArrayList<>();
+    final AtomicInteger failNext = new AtomicInteger();
+    private final SpoolUpkeep real;
+
+    FlakyUpkeep(SpoolLayout layout, PosixSpool spool, PosixItemStore store) {
+        this.real = new PosixSpoolUpkeep(layout, spool, store);
+    }
+
+    @Override
+    public int open(Instant staleBefore, Duration recountEvery) throws IOException {
+        return real.open(staleBefore, recountEvery);
+    }
+
+    @Override
+    public int tidy(Instant cutoff, boolean sweep) throws IOException {
+        sweepsAsked.add(sweep);
+        if (failNext.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new IOException("No space left on device (staged by the test)");
+        }
+        return real.tidy(cutoff, sweep);
+    }
+
+    @Override
+    public boolean usable() {
+        return real.usable();
+    }
+
+    @Override
+    public String where() {
+        return real.where();
+    }
+}
