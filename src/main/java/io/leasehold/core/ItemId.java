@@ -1,5 +1,7 @@
 package io.leasehold.core;
 
+import java.time.Instant;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
 /** The grammar of an item id: what may name an item in every folder of the spool. */
@@ -25,6 +27,12 @@ public final class ItemId {
                     + "': it must match [A-Za-z0-9][A-Za-z0-9._-]{0,127} (no '~', '/' or leading '.')");
         }
         return candidate;
+    }
+
+    /** A fresh id for an item posted without one: time-ordered, so listings read naturally. */
+    public static String timeOrdered(Instant now) {
+        return Reading.format(now).replace(".", "") + "-"
+                + Long.toUnsignedString(ThreadLocalRandom.current().nextLong() >>> 16, 36);
     }
 
     /** Keeps error messages and logs readable when a hostile name is echoed back. */

@@ -36,20 +36,6 @@ public final class JetStreamSpool implements Spool {
         this.instance = instance;
     }
 
-    /** An item made claimable: its payload first, then its entry, whose create is the commit point. */
-    boolean enqueue(String id, byte[] payload) throws IOException {
-        if (ledger.read(id).isPresent()) {
-            return false;
-        }
-        payloads.put(id, payload);
-        return ledger.create(id, LedgerEntry.enqueued(clock.now()));
-    }
-
-    /** The state an item's entry shows; empty when it has none. */
-    Optional<String> state(String id) throws IOException {
-        return ledger.read(id).map(seen -> seen.entry().state());
-    }
-
     @Override
     public List<String> pendingBatch(int max) throws IOException {
         List<String> ids = new ArrayList<>();
@@ -105,10 +91,11 @@ public final class JetStreamSpool implements Spool {
 
     @Override
     public byte[] payload(ClaimName claim) throws IOException {
-        if (current(claim).isEmpty()) {
+        Optional<Ledger.Seen> seen = current(claim);
+        if (seen.isEmpty()) {
             throw new NoSuchFileException(claim.toString(), null, "the claim is no longer current");
         }
-        return payloads.get(claim.id());
+        return payloads.get(seen.get().entry().payload());
     }
 
     /** A ledger holds no files: nothing under a claim can be a symlink, a FIFO or a second name. */

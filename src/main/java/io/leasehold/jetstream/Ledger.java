@@ -90,6 +90,19 @@ final class Ledger {
         }
     }
 
+    /** Removes the entry as it was seen; false when it was moved meanwhile. */
+    boolean remove(String id, Seen seen) throws IOException {
+        try {
+            kv.delete(LedgerKeys.key(id), seen.revision());
+            return true;
+        } catch (JetStreamApiException e) {
+            if (e.getApiErrorCode() == WRONG_LAST_SEQUENCE) {
+                return false; // moved or removed by someone else since it was read
+            }
+            throw new IOException("the ledger entry of " + id + " could not be removed: " + e.getMessage(), e);
+        }
+    }
+
     /** Every item's key in the bucket, as ids (keys no id maps to are skipped). */
     List<String> ids() throws IOException {
         try {

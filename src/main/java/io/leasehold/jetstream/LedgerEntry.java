@@ -17,12 +17,14 @@ import java.util.concurrent.ThreadLocalRandom;
  * @param attempt for a pending item, the attempt its next claim goes on at; for a claim, its own
  * @param generation the claim's, {@code <attempt>-<nonce>}; null unless claimed
  * @param reading when the claim's current lease began, on the holder's clock; null unless claimed
+ * @param payload the name of the item's payload in the object store: one of its own per enqueue, so two
+ *     enqueues racing for one id never write over each other's payload
  * @param records what each generation recorded of its attempt, by generation
  * @param token fresh for every write: a writer told its write was refused (or told nothing) reads the
  *     entry again, and only its own token says the write landed after all
  */
 record LedgerEntry(String state, String was, int attempt, String generation, String holder, Instant reading,
-        Instant enqueuedAt, Instant settledAt, Map<String, AttemptRecord> records, String token) {
+        Instant enqueuedAt, Instant settledAt, String payload, Map<String, AttemptRecord> records, String token) {
 
     static final String PENDING = ItemState.PENDING.label();
     static final String CLAIMED = ItemState.CLAIMED.label();
@@ -35,8 +37,8 @@ record LedgerEntry(String state, String was, int attempt, String generation, Str
         return Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36);
     }
 
-    static LedgerEntry enqueued(Instant at) {
-        return new LedgerEntry(PENDING, null, 1, null, null, null, at, null, Map.of(), freshToken());
+    static LedgerEntry enqueued(Instant at, String payload) {
+        return new LedgerEntry(PENDING, null, 1, null, null, null, at, null, payload, Map.of(), freshToken());
     }
 
     boolean pending() {
@@ -62,30 +64,42 @@ record LedgerEntry(String state, String was, int attempt, String generation, Str
 
     LedgerEntry claimed(ClaimName claim, String by) {
         return new LedgerEntry(CLAIMED, state, claim.generation().attempt(), claim.generation().toString(), by,
-                claim.reading(), enqueuedAt, null, records, freshToken());
+                claim.reading(), enqueuedAt, null, payload, records, freshToken());
     }
 
     LedgerEntry settled(ItemState where, Instant at) {
-        return new LedgerEntry(where.label(), state, attempt, generation, holder, reading, enqueuedAt, at, records,
-                freshToken());
+        return new LedgerEntry(where.label(), state, attempt, generation, holder, reading, enqueuedAt, at, payload,
+                records, freshToken());
+    }
+
+    /** A failed item back to pending: its attempts counted afresh, the records of the old ones gone. */
+    LedgerEntry retried() {
+        return new LedgerEntry(PENDING, state, 1, null, null, null, enqueuedAt, null, payload, Map.of(), freshToken());
+    }
+
+    /** The reason a failed item failed: its last claim's record. */
+    String reason() {
+        AttemptRecord last = generation == null ? null : records.get(generation);
+        return last == null ? null : last.text();
     }
 
     /** Back to pending: the next claim goes on at the same attempt. */
     LedgerEntry handedBack() {
-        return new LedgerEntry(PENDING, state, attempt, null, null, null, enqueuedAt, null, records, freshToken());
+        return new LedgerEntry(PENDING, state, attempt, null, null, null, enqueuedAt, null, payload, records,
+                freshToken());
     }
 
     LedgerEntry withRecord(Generation of, AttemptRecord record) {
         Map<String, AttemptRecord> more = new LinkedHashMap<>(records);
         more.put(of.toString(), record);
         // Not a move: was = state, so a watcher keeping counts by (was, state) sees no change.
-        return new LedgerEntry(state, state, attempt, generation, holder, reading, enqueuedAt, settledAt, more,
-                freshToken());
+        return new LedgerEntry(state, state, attempt, generation, holder, reading, enqueuedAt, settledAt, payload,
+                more, freshToken());
     }
 
     LedgerEntry onlyRecordOf(Generation kept) {
         AttemptRecord mine = records.get(kept.toString());
-        return new LedgerEntry(state, state, attempt, generation, holder, reading, enqueuedAt, settledAt,
+        return new LedgerEntry(state, state, attempt, generation, holder, reading, enqueuedAt, settledAt, payload,
                 mine == null ? Map.of() : Map.of(kept.toString(), mine), freshToken());
     }
 }

@@ -1,5 +1,6 @@
 package io.leasehold.jetstream;
 
+import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.UnfitFileException;
 import io.nats.client.Connection;
 import io.nats.client.JetStreamApiException;
@@ -7,11 +8,12 @@ import io.nats.client.ObjectStore;
 import io.nats.client.api.ObjectInfo;
 import io.nats.client.api.ObjectStoreConfiguration;
 import io.nats.client.api.StorageType;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.NoSuchFileException;
 import java.security.NoSuchAlgorithmException;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Payloads in an object store bucket, one object per item, chunked by the client: a payload may be larger
@@ -35,24 +37,51 @@ final class Payloads {
         }
     }
 
-    void put(String id, byte[] payload) throws IOException {
+    /** A name of its own for one enqueue's payload of {@code id}. */
+    static String freshName(String id) {
+        return id + "/" + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36);
+    }
+
+    /**
+     * Stores the payload under {@code name}, streamed in chunks; past {@code limit} bytes it throws
+     * {@link ItemStore.PayloadTooLargeException} and what was stored of it is removed.
+     */
+    void put(String name, InputStream payload, long limit) throws IOException {
+        BoundedInput bounded = new BoundedInput(payload, limit);
         try {
-            store.put(LedgerKeys.key(id), new ByteArrayInputStream(payload));
-        } catch (JetStreamApiException | NoSuchAlgorithmException e) {
-            throw new IOException("the payload of " + id + " could not be stored: " + e.getMessage(), e);
+            store.put(name, bounded);
+        } catch (JetStreamApiException | NoSuchAlgorithmException | IOException e) {
+            delete(name);
+            if (bounded.exceeded) {
+                throw new ItemStore.PayloadTooLargeException(limit);
+            }
+            throw e instanceof IOException io ? io : new IOException("the payload " + name + " could not be stored: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** Removes the payload; one that is not there (never stored, or removed already) is left as it is. */
+    void delete(String name) throws IOException {
+        try {
+            ObjectInfo info = store.getInfo(name);
+            if (info == null || info.isDeleted()) {
+                return; // an aborted put leaves no object: the client purges its chunks itself
+            }
+            store.delete(name);
+        } catch (JetStreamApiException e) {
+            throw new IOException("the payload " + name + " could not be removed: " + e.getMessage(), e);
         }
     }
 
     /** At most max-bytes: a larger object is refused by its recorded size before a byte is read. */
-    byte[] get(String id) throws IOException {
-        String name = LedgerKeys.key(id);
+    byte[] get(String name) throws IOException {
         try {
             ObjectInfo info = store.getInfo(name);
             if (info == null || info.isDeleted()) {
-                throw new NoSuchFileException("the payload of " + id);
+                throw new NoSuchFileException("the payload " + name);
             }
             if (info.getSize() > maxBytes) {
-                throw new UnfitFileException(UnfitFileException.Kind.OVERSIZED, "the payload of " + id + " is "
+                throw new UnfitFileException(UnfitFileException.Kind.OVERSIZED, "the payload " + name + " is "
                         + info.getSize() + " bytes, more than " + maxBytes + " (leasehold.item.max-bytes)");
             }
             ByteArrayOutputStream out = new ByteArrayOutputStream((int) info.getSize());
@@ -62,7 +91,36 @@ final class Payloads {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            throw new IOException("the payload of " + id + " could not be read: " + e.getMessage(), e);
+            throw new IOException("the payload " + name + " could not be read: " + e.getMessage(), e);
+        }
+    }
+
+    /** Counts what passes and ends the stream with an error one byte past the limit. */
+    private static final class BoundedInput extends InputStream {
+        private final InputStream in;
+        private final long limit;
+        private long read;
+        boolean exceeded;
+
+        BoundedInput(InputStream in, long limit) {
+            this.in = in;
+            this.limit = limit;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = in.read(b, off, (int) Math.min(len, limit - read + 1));
+            if (n > 0 && (read += n) > limit) {
+                exceeded = true;
+                throw new ItemStore.PayloadTooLargeException(limit);
+            }
+            return n;
         }
     }
 }

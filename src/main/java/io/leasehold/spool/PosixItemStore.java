@@ -3,7 +3,6 @@ package io.leasehold.spool;
 import io.leasehold.core.Clock;
 import io.leasehold.core.ItemId;
 import io.leasehold.core.LeaseTerms;
-import io.leasehold.core.Reading;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
@@ -12,7 +11,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 
 /** The API's view of a spool on a POSIX filesystem. */
@@ -163,7 +161,6 @@ public final class PosixItemStore implements ItemStore, AutoCloseable {
 
     @Override
     public String newId() {
-        return Reading.format(clock.now()).replace(".", "") + "-"
-                + Long.toUnsignedString(ThreadLocalRandom.current().nextLong() >>> 16, 36);
+        return ItemId.timeOrdered(clock.now());
     }
 }

@@ -1,10 +1,13 @@
 package io.leasehold.jetstream;
 
+import io.leasehold.core.LeaseTerms;
+import io.leasehold.spool.ItemView;
 import io.leasehold.spool.SpoolContract;
 import io.leasehold.testing.SharedNatsServer;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
 import io.nats.client.Options;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Optional;
@@ -19,20 +22,24 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class JetStreamSpoolContractTest extends SpoolContract {
 
     private static final long MAX = 4L * 1024 * 1024;
+    private static final LeaseTerms TERMS = new LeaseTerms(Duration.ofSeconds(120), 3, Duration.ofSeconds(10));
     @RegisterExtension
     static final SharedNatsServer NATS = new SharedNatsServer();
     private static int buckets;
     private Connection first;
     private Connection second;
-    private JetStreamSpool enqueuer;
+    private JetStreamItemStore store;
 
     @BeforeEach
     void openSpools() throws Exception {
         String bucket = "items-" + ProcessHandle.current().pid() + "-" + ++buckets;
         first = connect();
         second = connect();
-        enqueuer = spool(first, bucket, "a");
-        mine = enqueuer;
+        Ledger ledger = new Ledger(first, bucket, 1);
+        Payloads payloads = new Payloads(first, bucket + "-payloads", 1, MAX);
+        JetStreamSpool spool = new JetStreamSpool(ledger, payloads, clock, "a");
+        store = new JetStreamItemStore(ledger, payloads, spool, TERMS, clock);
+        mine = spool;
         theirs = spool(second, bucket, "b");
     }
 
@@ -54,13 +61,11 @@ class JetStreamSpoolContractTest extends SpoolContract {
 
     @Override
     protected void enqueue(String id, byte[] payload) throws IOException {
-        if (!enqueuer.enqueue(id, payload)) {
-            throw new IllegalStateException(id + " is known already");
-        }
+        store.enqueue(id, new ByteArrayInputStream(payload), MAX);
     }
 
     @Override
     protected Optional<String> state(String id) throws IOException {
-        return enqueuer.state(id);
+        return store.lookup(id).map(ItemView::state);
     }
 }

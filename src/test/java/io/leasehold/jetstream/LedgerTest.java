@@ -46,7 +46,7 @@ class LedgerTest {
 
     @Test
     void aMoveAtTheRevisionReadWinsAndOneAtAStaleRevisionLoses() throws Exception {
-        assertTrue(ledger.create("x", LedgerEntry.enqueued(Instant.EPOCH)));
+        assertTrue(ledger.create("x", LedgerEntry.enqueued(Instant.EPOCH, "x/1")));
         Ledger.Seen seen = ledger.read("x").orElseThrow();
         LedgerEntry mine = claimOf(seen.entry(), "a");
         LedgerEntry theirs = claimOf(seen.entry(), "b");
@@ -57,7 +57,7 @@ class LedgerTest {
 
     @Test
     void aRefusedWriteThatHadLandedCountsAsWon() throws Exception {
-        assertTrue(ledger.create("x", LedgerEntry.enqueued(Instant.EPOCH)));
+        assertTrue(ledger.create("x", LedgerEntry.enqueued(Instant.EPOCH, "x/1")));
         Ledger.Seen seen = ledger.read("x").orElseThrow();
         LedgerEntry mine = claimOf(seen.entry(), "a");
         assertTrue(ledger.replace("x", seen, mine)); // landed; the writer is told nothing and tries again
@@ -68,19 +68,19 @@ class LedgerTest {
 
     @Test
     void aCreateRefusedBecauseTheKeyHoldsAnEntryIsLostUnlessThatEntryIsItsOwn() throws Exception {
-        LedgerEntry first = LedgerEntry.enqueued(Instant.EPOCH);
+        LedgerEntry first = LedgerEntry.enqueued(Instant.EPOCH, "x/1");
         assertTrue(ledger.create("x", first));
         assertTrue(ledger.create("x", first), "its own entry: a create retried after a lost answer");
-        assertFalse(ledger.create("x", LedgerEntry.enqueued(Instant.EPOCH)), "another enqueue of the same id");
+        assertFalse(ledger.create("x", LedgerEntry.enqueued(Instant.EPOCH, "x/1")), "another enqueue of the same id");
     }
 
     @Test
     void aDeletedKeyIsCreatedAgainByOneOfTwoCreatorsOnly() throws Exception {
-        assertTrue(ledger.create("x", LedgerEntry.enqueued(Instant.EPOCH)));
+        assertTrue(ledger.create("x", LedgerEntry.enqueued(Instant.EPOCH, "x/1")));
         connection.keyValue(ledger.bucket()).delete(LedgerKeys.key("x")); // a tombstone, as a purge leaves
         assertEquals(Optional.empty(), ledger.read("x"));
-        LedgerEntry a = LedgerEntry.enqueued(Instant.EPOCH);
-        LedgerEntry b = LedgerEntry.enqueued(Instant.EPOCH);
+        LedgerEntry a = LedgerEntry.enqueued(Instant.EPOCH, "x/1");
+        LedgerEntry b = LedgerEntry.enqueued(Instant.EPOCH, "x/1");
         boolean aWon = ledger.create("x", a);
         boolean bWon = ledger.create("x", b);
         assertTrue(aWon ^ bWon, "exactly one creator replaces the tombstone: " + aWon + " " + bWon);

@@ -1,0 +1,202 @@
+package io.leasehold.jetstream;
+
+import io.leasehold.core.ClaimName;
+import io.leasehold.core.Clock;
+import io.leasehold.core.ItemId;
+import io.leasehold.core.LeaseTerms;
+import io.leasehold.spool.AttemptRecord;
+import io.leasehold.spool.ItemState;
+import io.leasehold.spool.ItemStore;
+import io.leasehold.spool.ItemView;
+import io.leasehold.spool.SpoolCounts;
+import io.leasehold.spool.StagedBatch;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The API's view of a JetStream spool. An enqueue stores the payload under a name of its own, then
+ * creates the item's ledger entry: the create is the commit, refused when the id is known. Cancel,
+ * retry and purge are moves like the drain's, at the revision they read, so they race the drain safely.
+ *
+ * <p>Not yet (docs/jetstream-spool.md): batches; counts and listings read every entry, where the design
+ * has a watch keep them; {@link #countsNow()} answers the last such count.
+ */
+public final class JetStreamItemStore implements ItemStore {
+
+    private final Ledger ledger;
+    private final Payloads payloads;
+    private final JetStreamSpool spool;
+    private final LeaseTerms terms;
+    private final Clock clock;
+    private volatile Consumer<String> arrivals = id -> { };
+    private volatile SpoolCounts lastCounts = new SpoolCounts(0, 0, 0, 0, 0);
+
+    JetStreamItemStore(Ledger ledger, Payloads payloads, JetStreamSpool spool, LeaseTerms terms, Clock clock) {
+        this.ledger = ledger;
+        this.payloads = payloads;
+        this.spool = spool;
+        this.terms = terms;
+        this.clock = clock;
+    }
+
+    @Override
+    public ItemView enqueue(String id, InputStream payload, long maxBytes) throws IOException {
+        ItemId.require(id);
+        if (ledger.read(id).isPresent()) {
+            throw new DuplicateItemException(id);
+        }
+        String name = Payloads.freshName(id);
+        payloads.put(name, payload, maxBytes);
+        Instant now = clock.now();
+        boolean created;
+        try {
+            created = ledger.create(id, LedgerEntry.enqueued(now, name));
+        } catch (IOException e) {
+            payloads.delete(name); // unknown whether the entry landed is decided by create; here it did not
+            throw e;
+        }
+        if (!created) {
+            payloads.delete(name); // its own name: the winner's payload is untouched
+            throw new DuplicateItemException(id);
+        }
+        arrivals.accept(id);
+        return new ItemView(id, ItemState.PENDING.label(), null, null, null, null, now);
+    }
+
+    @Override
+    public StagedBatch stageBatch(long maxBytes) {
+        throw new UnsupportedOperationException("batches are not built for the JetStream spool yet (issue 11)");
+    }
+
+    @Override
+    public Optional<ItemView> lookup(String id) throws IOException {
+        ItemId.require(id);
+        return ledger.read(id).map(seen -> view(id, seen.entry()));
+    }
+
+    @Override
+    public List<ItemView> list(ItemState state, int limit) throws IOException {
+        List<ItemView> all = new ArrayList<>();
+        for (String id : ledger.ids()) {
+            ledger.read(id).filter(seen -> seen.entry().state().equals(state.label()))
+                    .ifPresent(seen -> all.add(view(id, seen.entry())));
+        }
+        all.sort(Comparator.comparing(ItemView::since).thenComparing(ItemView::id));
+        return all.size() > limit ? all.subList(0, limit) : all;
+    }
+
+    @Override
+    public SpoolCounts counts() throws IOException {
+        long pending = 0;
+        long claimed = 0;
+        long done = 0;
+        long failed = 0;
+        Instant oldest = null;
+        for (String id : ledger.ids()) {
+            Optional<Ledger.Seen> seen = ledger.read(id);
+            if (seen.isEmpty()) {
+                continue;
+            }
+            LedgerEntry e = seen.get().entry();
+            Optional<ItemState> state = ItemState.parse(e.state());
+            if (state.isEmpty()) {
+                continue; // a state of a later build: counted by that build
+            }
+            switch (state.get()) {
+                case PENDING -> {
+                    pending++;
+                    oldest = oldest == null || e.enqueuedAt().isBefore(oldest) ? e.enqueuedAt() : oldest;
+                }
+                case CLAIMED -> claimed++;
+                case DONE -> done++;
+                case FAILED -> failed++;
+            }
+        }
+        long age = oldest == null ? 0 : Math.max(0, clock.now().toEpochMilli() - oldest.toEpochMilli());
+        SpoolCounts counts = new SpoolCounts(pending, claimed, done, failed, age);
+        lastCounts = counts;
+        return counts;
+    }
+
+    @Override
+    public SpoolCounts countsNow() {
+        return lastCounts;
+    }
+
+    @Override
+    public String newId() {
+        return ItemId.timeOrdered(clock.now());
+    }
+
+    @Override
+    public void whenArrived(Consumer<String> arrivals) {
+        this.arrivals = arrivals;
+    }
+
+    /** A claim of its own records "cancelled" as its verdict and settles the item in failed. */
+    @Override
+    public ItemView cancel(String id) throws IOException {
+        Optional<ClaimName> mine = spool.claim(ItemId.require(id), clock.now());
+        if (mine.isEmpty()) {
+            throw refusal(id, ItemState.PENDING);
+        }
+        spool.writeRecord(id, mine.get().generation(), new AttemptRecord(AttemptRecord.Kind.FAILED, 0, "cancelled"));
+        if (!spool.settle(mine.get(), ItemState.FAILED)) {
+            throw new IOException("the cancel's own claim " + mine.get() + " was taken before it could be settled");
+        }
+        return lookup(id).orElseThrow(() -> new NoSuchItemException(id));
+    }
+
+    @Override
+    public ItemView retry(String id) throws IOException {
+        Optional<Ledger.Seen> seen = ledger.read(ItemId.require(id));
+        if (seen.isEmpty() || !seen.get().entry().state().equals(ItemState.FAILED.label())
+                || !ledger.replace(id, seen.get(), seen.get().entry().retried())) {
+            throw refusal(id, ItemState.FAILED);
+        }
+        arrivals.accept(id);
+        return lookup(id).orElseThrow(() -> new NoSuchItemException(id));
+    }
+
+    @Override
+    public boolean purge(String id, ItemState settled) throws IOException {
+        if (settled != ItemState.DONE && settled != ItemState.FAILED) {
+            throw new IllegalArgumentException("only settled items are purged, not " + settled.label() + " ones");
+        }
+        Optional<Ledger.Seen> seen = ledger.read(ItemId.require(id));
+        if (seen.isEmpty() || !seen.get().entry().state().equals(settled.label()) || !ledger.remove(id, seen.get())) {
+            return false;
+        }
+        payloads.delete(seen.get().entry().payload()); // after the entry: a crash in between leaves an orphan only
+        return true;
+    }
+
+    private IOException refusal(String id, ItemState needed) throws IOException {
+        Optional<ItemView> now = lookup(id);
+        return now.isEmpty() ? new NoSuchItemException(id) : new WrongStateException(id, now.get().state(), needed.label());
+    }
+
+    private ItemView view(String id, LedgerEntry e) {
+        ItemState state = ItemState.parse(e.state()).orElse(null);
+        if (state == null) {
+            return new ItemView(id, e.state(), null, null, null, null, e.enqueuedAt());
+        }
+        return switch (state) {
+            case CLAIMED -> {
+                ClaimName claim = e.claimName(id);
+                yield new ItemView(id, e.state(), claim.generation().attempt(), e.generation(), terms.expiresAt(claim),
+                        null, e.reading());
+            }
+            case FAILED -> new ItemView(id, e.state(), null, null, null,
+                    Optional.ofNullable(e.reason()).orElse("unknown (no reason was recorded)"), e.settledAt());
+            case DONE -> new ItemView(id, e.state(), null, null, null, null, e.settledAt());
+            case PENDING -> new ItemView(id, e.state(), null, null, null, null, e.enqueuedAt());
+        };
+    }
+}

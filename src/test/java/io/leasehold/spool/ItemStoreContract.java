@@ -1,0 +1,173 @@
+package io.leasehold.spool;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.leasehold.core.ClaimName;
+import io.leasehold.testing.DrivenClock;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rules of the {@link ItemStore} port (what the API does to the spool), one suite for every backend,
+ * with the drain's {@link Spool} of the same backend beside it to move items as a drain would.
+ */
+public abstract class ItemStoreContract {
+
+    protected static final long MAX = 64 * 1024;
+    protected final DrivenClock clock = new DrivenClock();
+    /** Set by the backend's test before each: the store, and the spool of the same items. */
+    protected ItemStore store;
+    protected Spool spool;
+
+    private static int serial;
+
+    private static synchronized String uniqueId(String prefix) {
+        return prefix + "-" + System.nanoTime() + "-" + ++serial;
+    }
+
+    private ItemView enqueue(String id, byte[] payload) throws IOException {
+        return store.enqueue(id, new ByteArrayInputStream(payload), MAX);
+    }
+
+    private String state(String id) throws IOException {
+        return store.lookup(id).map(ItemView::state).orElse("none");
+    }
+
+    @Test
+    void anEnqueuedItemIsPendingAndItsPayloadIsWhatWasSent() throws IOException {
+        String id = uniqueId("enq");
+        byte[] payload = {0, (byte) 0xff, 10, 13};
+        assertEquals("pending", enqueue(id, payload).state());
+        assertEquals("pending", state(id));
+        ClaimName claim = spool.claim(id, clock.now()).orElseThrow();
+        assertArrayEquals(payload, spool.payload(claim));
+        assertEquals(1, store.lookup(id).orElseThrow().attempt());
+        assertEquals("claimed", state(id));
+    }
+
+    @Test
+    void aKnownIdIsRefusedWhateverStateItsItemIsIn() throws IOException {
+        String id = uniqueId("dup");
+        enqueue(id, new byte[] {1});
+        assertThrows(ItemStore.DuplicateItemException.class, () -> enqueue(id, new byte[] {2}));
+        ClaimName claim = spool.claim(id, clock.now()).orElseThrow();
+        assertThrows(ItemStore.DuplicateItemException.class, () -> enqueue(id, new byte[] {3}));
+        assertTrue(spool.settle(claim, ItemState.DONE));
+        assertThrows(ItemStore.DuplicateItemException.class, () -> enqueue(id, new byte[] {4}));
+        assertEquals("done", state(id));
+    }
+
+    @Test
+    void twoEnqueuesRacingForOneIdLeaveOneItemWithTheWinnersPayload() throws Exception {
+        for (int round = 0; round < 10; round++) {
+            String id = uniqueId("racing");
+            CyclicBarrier together = new CyclicBarrier(2);
+            CompletableFuture<Boolean> a = CompletableFuture.supplyAsync(() -> tryEnqueue(id, "a", together));
+            CompletableFuture<Boolean> b = CompletableFuture.supplyAsync(() -> tryEnqueue(id, "b", together));
+            boolean aWon = a.get(30, TimeUnit.SECONDS);
+            boolean bWon = b.get(30, TimeUnit.SECONDS);
+            assertTrue(aWon ^ bWon, "round " + round + ": exactly one 201, got " + aWon + " and " + bWon);
+            ClaimName claim = spool.claim(id, clock.now()).orElseThrow();
+            assertEquals(aWon ? "a" : "b", new String(spool.payload(claim)), "the winner's payload, whole");
+        }
+    }
+
+    private boolean tryEnqueue(String id, String payload, CyclicBarrier together) {
+        try {
+            together.await(30, TimeUnit.SECONDS);
+            enqueue(id, payload.getBytes());
+            return true;
+        } catch (ItemStore.DuplicateItemException e) {
+            return false;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void aPayloadPastTheLimitIsRefusedAndLeavesNothing() throws IOException {
+        String id = uniqueId("big");
+        assertThrows(ItemStore.PayloadTooLargeException.class, () -> enqueue(id, new byte[(int) MAX + 1]));
+        assertEquals(Optional.empty(), store.lookup(id));
+        assertEquals("pending", enqueue(id, new byte[(int) MAX]).state(), "the id is free; the limit itself fits");
+    }
+
+    @Test
+    void aCancelledItemFailsAsCancelledAndOnlyAPendingOneCanBe() throws IOException {
+        String id = uniqueId("cancel");
+        enqueue(id, new byte[0]);
+        ItemView cancelled = store.cancel(id);
+        assertEquals("failed", cancelled.state());
+        assertEquals("cancelled", cancelled.reason());
+        assertThrows(ItemStore.WrongStateException.class, () -> store.cancel(id));
+        assertThrows(ItemStore.NoSuchItemException.class, () -> store.cancel(uniqueId("nobody")));
+        String held = uniqueId("held");
+        enqueue(held, new byte[0]);
+        spool.claim(held, clock.now()).orElseThrow();
+        assertThrows(ItemStore.WrongStateException.class, () -> store.cancel(held), "a claimed item is not cancelled");
+        assertEquals("claimed", state(held));
+    }
+
+    @Test
+    void aRetriedItemIsPendingAgainWithItsAttemptsCountedAfresh() throws IOException {
+        String id = uniqueId("retry");
+        enqueue(id, new byte[] {7});
+        ClaimName first = spool.claim(id, clock.now()).orElseThrow();
+        ClaimName second = new ClaimName(id, first.generation().next(), clock.now());
+        assertTrue(spool.rename(first, second)); // attempt 2
+        spool.writeRecord(id, second.generation(), new AttemptRecord(AttemptRecord.Kind.FAILED, 0, "exit 3"));
+        assertTrue(spool.settle(second, ItemState.FAILED));
+        assertEquals("exit 3", store.lookup(id).orElseThrow().reason());
+        assertEquals("pending", store.retry(id).state());
+        ClaimName again = spool.claim(id, clock.now()).orElseThrow();
+        assertEquals(1, again.generation().attempt());
+        assertArrayEquals(new byte[] {7}, spool.payload(again), "the payload came back with it");
+        assertThrows(ItemStore.WrongStateException.class, () -> store.retry(id), "only a failed item is retried");
+    }
+
+    @Test
+    void aPurgedItemIsGoneAndItsIdFreeAgain() throws IOException {
+        String id = uniqueId("purge");
+        enqueue(id, new byte[] {1});
+        ClaimName claim = spool.claim(id, clock.now()).orElseThrow();
+        assertFalse(store.purge(id, ItemState.DONE), "not settled yet");
+        assertTrue(spool.settle(claim, ItemState.DONE));
+        assertFalse(store.purge(id, ItemState.FAILED), "not in that state");
+        assertTrue(store.purge(id, ItemState.DONE));
+        assertEquals(Optional.empty(), store.lookup(id));
+        assertFalse(store.purge(id, ItemState.DONE), "purged once");
+        assertEquals("pending", enqueue(id, new byte[] {2}).state());
+        assertArrayEquals(new byte[] {2}, spool.payload(spool.claim(id, clock.now()).orElseThrow()));
+    }
+
+    @Test
+    void aListingShowsOneStateOldestFirstAndTheCountsAddUp() throws IOException {
+        SpoolCounts before = store.counts();
+        String older = uniqueId("older");
+        enqueue(older, new byte[0]);
+        clock.advance(Duration.ofSeconds(1));
+        String newer = uniqueId("newer");
+        enqueue(newer, new byte[0]);
+        String claimed = uniqueId("claimed");
+        enqueue(claimed, new byte[0]);
+        spool.claim(claimed, clock.now()).orElseThrow();
+        List<String> pending = store.list(ItemState.PENDING, 1000).stream().map(ItemView::id).toList();
+        assertTrue(pending.indexOf(older) >= 0 && pending.indexOf(older) < pending.indexOf(newer), pending.toString());
+        assertFalse(pending.contains(claimed));
+        assertEquals(1, store.list(ItemState.PENDING, 1).size());
+        SpoolCounts after = store.counts();
+        assertEquals(before.pending() + 2, after.pending());
+        assertEquals(before.claimed() + 1, after.claimed());
+    }
+}
