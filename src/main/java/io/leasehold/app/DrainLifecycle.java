@@ -57,7 +57,8 @@ public class DrainLifecycle {
                 LOG.infof("removed %d leftovers of crashed writers from %s", removed, upkeep.where());
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("the spool " + upkeep.where() + " (leasehold.spool.dir) is not usable: "
+            String key = config.spool().kind().equals("jetstream") ? "leasehold.spool.jetstream.bucket" : "leasehold.spool.dir";
+            throw new UncheckedIOException("the spool " + upkeep.where() + " (" + key + ") is not usable: "
                     + e.getMessage(), e);
         }
         // The lease's first step comes before the first claim: the drain starts knowing its standing.

@@ -10,8 +10,13 @@ import io.leasehold.drain.DrainSettings;
 import io.leasehold.drain.Drainer;
 import io.leasehold.handler.Handler;
 import io.leasehold.lease.EpochFloor;
+import io.leasehold.jetstream.JetStreamBackend;
+import io.leasehold.nats.NatsBus;
+import io.leasehold.nats.NatsConnector;
+import io.leasehold.nats.NatsSettings;
 import io.leasehold.spool.ArrivalWatch;
 import io.leasehold.spool.DirectorySync;
+import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.NioArrivalWatch;
 import io.leasehold.spool.PosixDirectorySync;
 import io.leasehold.spool.PosixItemStore;
@@ -24,8 +29,11 @@ import io.leasehold.spool.SpoolAnomalies;
 import io.leasehold.spool.SpoolLayout;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
+import jakarta.enterprise.inject.Typed;
 import jakarta.inject.Singleton;
+import java.io.IOException;
 import java.nio.file.Path;
 
 /** Builds the spool and the drain from the configuration; the one place they are put together. */
@@ -63,7 +71,8 @@ public class SpoolWiring {
 
     @Produces
     @Singleton
-    PosixSpool spool(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock, LeaseholdConfig config) {
+    @Typed(PosixSpool.class)
+    PosixSpool posixSpool(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock, LeaseholdConfig config) {
         // The same bound as the API's: a payload dropped in by another program is never read past it.
         return new PosixSpool(layout, anomalies, clock, config.item().maxBytes().asLongValue());
     }
@@ -77,7 +86,9 @@ public class SpoolWiring {
 
     @Produces
     @Singleton
-    PosixItemStore itemStore(SpoolLayout layout, PosixSpool spool, LeaseTerms terms, Clock clock, DirectorySync sync) {
+    @Typed(PosixItemStore.class)
+    PosixItemStore posixItemStore(SpoolLayout layout, PosixSpool spool, LeaseTerms terms, Clock clock,
+            DirectorySync sync) {
         return new PosixItemStore(layout, spool, terms, clock, sync);
     }
 
@@ -85,10 +96,46 @@ public class SpoolWiring {
         store.close(); // its recount thread and ticks
     }
 
+    /** The JetStream spool's adapters on a connection of their own; made only when that spool is chosen. */
     @Produces
     @Singleton
-    SpoolUpkeep upkeep(SpoolLayout layout, PosixSpool spool, PosixItemStore store) {
-        return new PosixSpoolUpkeep(layout, spool, store);
+    JetStreamBackend jetStream(LeaseholdConfig config, Clock clock, LeaseTerms terms) throws IOException {
+        String instance = Holders.thisProcess(clock).instance();
+        NatsSettings settings = BusSettings.of(config.nats(), instance + "-spool").orElseThrow(
+                () -> new IllegalStateException("leasehold.spool.kind=jetstream needs leasehold.nats.url"));
+        NatsBus bus = NatsConnector.connect(settings);
+        LeaseholdConfig.JetStreamSpoolConfig js = config.spool().jetstream();
+        return JetStreamBackend.open(bus.connection(), settings.safeUrls(), js.bucket(), js.replicas(),
+                config.item().maxBytes().asLongValue(), clock, terms, instance);
+    }
+
+    void closeJetStream(@Disposes JetStreamBackend backend) throws InterruptedException {
+        backend.close();
+    }
+
+    private static boolean jetStream(LeaseholdConfig config) {
+        return config.spool().kind().equals("jetstream");
+    }
+
+    /** The drain's port, on the backend leasehold.spool.kind chose. */
+    @Produces
+    @Singleton
+    Spool spool(LeaseholdConfig config, Instance<PosixSpool> posix, Instance<JetStreamBackend> js) {
+        return jetStream(config) ? js.get().spool() : posix.get();
+    }
+
+    /** The API's port, on the backend leasehold.spool.kind chose. */
+    @Produces
+    @Singleton
+    ItemStore itemStore(LeaseholdConfig config, Instance<PosixItemStore> posix, Instance<JetStreamBackend> js) {
+        return jetStream(config) ? js.get().store() : posix.get();
+    }
+
+    @Produces
+    @Singleton
+    SpoolUpkeep upkeep(LeaseholdConfig config, Instance<SpoolLayout> layout, Instance<PosixSpool> spool,
+            Instance<PosixItemStore> store, Instance<JetStreamBackend> js) {
+        return jetStream(config) ? js.get().upkeep() : new PosixSpoolUpkeep(layout.get(), spool.get(), store.get());
     }
 
     /** Kept beside the items, not in the lease's store: epochs never go backwards when that is wiped. */
@@ -102,7 +149,8 @@ public class SpoolWiring {
     @Produces
     @Singleton
     ArrivalWatch arrivals(SpoolLayout layout, LeaseholdConfig config) {
-        return config.drain().auto() ? new NioArrivalWatch(layout) : ArrivalWatch.NONE;
+        // The JetStream spool has no watch yet: its drain finds arrivals at each poll.
+        return config.drain().auto() && !jetStream(config) ? new NioArrivalWatch(layout) : ArrivalWatch.NONE;
     }
 
     @Produces

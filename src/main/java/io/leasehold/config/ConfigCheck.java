@@ -116,8 +116,30 @@ public final class ConfigCheck {
         }
     }
 
+    private void spoolKind(LeaseholdConfig c) {
+        String kind = c.spool().kind();
+        if (!kind.equals("directory") && !kind.equals("jetstream")) {
+            problem("leasehold.spool.kind", "must be 'directory' or 'jetstream', got '" + kind + "'");
+            return;
+        }
+        if (kind.equals("jetstream")) {
+            if (c.nats().url().filter(u -> !u.isBlank()).isEmpty()) {
+                problem("leasehold.spool.kind", "jetstream needs leasehold.nats.url (or NATS_URL)");
+            }
+            LeaseholdConfig.JetStreamSpoolConfig js = c.spool().jetstream();
+            if (!js.bucket().matches("[A-Za-z0-9_-]+")) {
+                problem("leasehold.spool.jetstream.bucket", "must match [A-Za-z0-9_-]+, got '" + js.bucket() + "'");
+            }
+            if (js.replicas() < 1 || js.replicas() > MAX_REPLICAS) {
+                problem("leasehold.spool.jetstream.replicas", "must be between 1 and " + MAX_REPLICAS + ", got "
+                        + js.replicas());
+            }
+        }
+    }
+
     private void all(LeaseholdConfig c) {
         spoolDir(c);
+        spoolKind(c);
         if (c.spool().tmpMaxAge().compareTo(Duration.ofMinutes(1)) < 0) {
             // Shorter could remove an upload still streaming in, or a reason being written.
             problem("leasehold.spool.tmp-max-age", "must be at least 1m, got " + c.spool().tmpMaxAge());

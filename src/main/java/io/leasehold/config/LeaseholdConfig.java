@@ -32,9 +32,15 @@ public interface LeaseholdConfig {
     LeaseConfig lease();
 
     interface SpoolConfig {
-        /** The shared work directory. */
+        /** {@code directory} (the shared folder below) or {@code jetstream} (NATS, no shared filesystem). */
+        @WithDefault("directory")
+        String kind();
+
+        /** The shared work directory; with the JetStream spool, where this instance keeps its epoch floor. */
         @WithDefault("spool")
         String dir();
+
+        JetStreamSpoolConfig jetstream();
 
         /** Files in tmp/ older than this are leftovers of a crash and are removed. */
         @WithDefault("1h")
@@ -43,6 +49,17 @@ public interface LeaseholdConfig {
         /** How often the census lists the folders for what other programs and instances moved. */
         @WithDefault("5s")
         Duration recountEvery();
+    }
+
+    /** The JetStream spool (docs/jetstream-spool.md). */
+    interface JetStreamSpoolConfig {
+        /** The ledger's KV bucket; payloads go to an object store named after it, with -payloads. */
+        @WithDefault("leasehold-items")
+        String bucket();
+
+        /** Copies of each bucket (more needs a JetStream cluster). */
+        @WithDefault("1")
+        int replicas();
     }
 
     interface ClaimConfig {

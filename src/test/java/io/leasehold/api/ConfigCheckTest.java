@@ -50,6 +50,8 @@ class ConfigCheckTest {
     @ParameterizedTest(name = "{0}={1}")
     @CsvSource(delimiter = '|', value = {
         "leasehold.spool.tmp-max-age|30s|leasehold.spool.tmp-max-age",
+        "leasehold.spool.kind|s3|leasehold.spool.kind",
+        "leasehold.spool.kind|jetstream|leasehold.spool.kind",
         "leasehold.spool.recount-every|500ms|leasehold.spool.recount-every",
         "leasehold.spool.recount-every|0s|leasehold.spool.recount-every",
         "leasehold.claim.lease|0s|leasehold.claim.lease",
@@ -109,6 +111,23 @@ class ConfigCheckTest {
     void httpWithAnHttpUrlPasses(String url) {
         assertDoesNotThrow(() -> ConfigCheck.require(config(Map.of("leasehold.handler", "http",
                 "leasehold.handler.http.url", url))));
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource(delimiter = '|', value = {
+        "leasehold.spool.jetstream.bucket|items.v1",
+        "leasehold.spool.jetstream.replicas|0",
+        "leasehold.spool.jetstream.replicas|6"})
+    void theJetStreamSpoolsKeysAreCheckedWhenItIsChosen(String key, String value) {
+        Map<String, String> jetstream = Map.of("leasehold.spool.kind", "jetstream",
+                "leasehold.nats.url", "nats://127.0.0.1:4222", key, value);
+        ConfigCheck.InvalidConfigException refused = assertThrows(ConfigCheck.InvalidConfigException.class,
+                () -> ConfigCheck.require(config(jetstream)));
+        assertTrue(refused.getMessage().startsWith("invalid configuration: " + key + " ")
+                && !refused.getMessage().contains("; "), "one problem, naming the key: " + refused.getMessage());
+        assertDoesNotThrow(() -> ConfigCheck.require(config(Map.of("leasehold.spool.kind", "jetstream",
+                "leasehold.nats.url", "nats://127.0.0.1:4222"))), "its defaults pass");
+        assertDoesNotThrow(() -> ConfigCheck.require(config(Map.of(key, value))), "unchecked for the directory");
     }
 
     @Test

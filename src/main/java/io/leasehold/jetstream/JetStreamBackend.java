@@ -1,0 +1,56 @@
+package io.leasehold.jetstream;
+
+import io.leasehold.core.Clock;
+import io.leasehold.core.LeaseTerms;
+import io.leasehold.spool.ItemStore;
+import io.leasehold.spool.Spool;
+import io.leasehold.spool.SpoolUpkeep;
+import io.nats.client.Connection;
+import java.io.IOException;
+
+/** The JetStream spool's adapters on one connection: what the wiring hands the service's ports. */
+public final class JetStreamBackend implements AutoCloseable {
+
+    private final Connection connection;
+    private final JetStreamSpool spool;
+    private final JetStreamItemStore store;
+    private final JetStreamUpkeep upkeep;
+
+    private JetStreamBackend(Connection connection, JetStreamSpool spool, JetStreamItemStore store,
+            JetStreamUpkeep upkeep) {
+        this.connection = connection;
+        this.spool = spool;
+        this.store = store;
+        this.upkeep = upkeep;
+    }
+
+    /**
+     * Makes the ledger and payload buckets when missing ({@code replicas} copies each) and the adapters
+     * on them; {@code instance} names this process as a claim's holder. The connection is the backend's.
+     */
+    public static JetStreamBackend open(Connection connection, String servers, String bucket, int replicas,
+            long maxBytes, Clock clock, LeaseTerms terms, String instance) throws IOException {
+        Ledger ledger = new Ledger(connection, bucket, replicas);
+        Payloads payloads = new Payloads(connection, bucket + "-payloads", replicas, maxBytes);
+        JetStreamSpool spool = new JetStreamSpool(ledger, payloads, clock, instance);
+        JetStreamItemStore store = new JetStreamItemStore(ledger, payloads, spool, terms, clock);
+        return new JetStreamBackend(connection, spool, store, new JetStreamUpkeep(connection, ledger, store, servers));
+    }
+
+    public Spool spool() {
+        return spool;
+    }
+
+    public ItemStore store() {
+        return store;
+    }
+
+    public SpoolUpkeep upkeep() {
+        return upkeep;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        connection.close();
+    }
+}

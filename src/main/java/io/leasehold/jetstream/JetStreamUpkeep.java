@@ -1,0 +1,49 @@
+package io.leasehold.jetstream;
+
+import io.leasehold.spool.SpoolUpkeep;
+import io.nats.client.Connection;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * The upkeep of a JetStream spool. Its buckets are made when the backend opens; opening counts the items
+ * once, and each tidy counts them again, so {@link JetStreamItemStore#countsNow()} follows within a
+ * housekeeping interval. Not yet: removing the payloads of crashed enqueues (objects with no entry).
+ */
+final class JetStreamUpkeep implements SpoolUpkeep {
+
+    private final Connection connection;
+    private final Ledger ledger;
+    private final JetStreamItemStore store;
+    private final String where;
+
+    JetStreamUpkeep(Connection connection, Ledger ledger, JetStreamItemStore store, String servers) {
+        this.connection = connection;
+        this.ledger = ledger;
+        this.store = store;
+        this.where = "bucket " + ledger.bucket() + " on " + servers;
+    }
+
+    @Override
+    public int open(Instant staleBefore, Duration recountEvery) throws IOException {
+        store.counts();
+        return 0;
+    }
+
+    @Override
+    public int tidy(Instant cutoff, boolean sweep) throws IOException {
+        store.counts();
+        return 0;
+    }
+
+    @Override
+    public boolean usable() {
+        return connection.getStatus() == Connection.Status.CONNECTED;
+    }
+
+    @Override
+    public String where() {
+        return where;
+    }
+}
