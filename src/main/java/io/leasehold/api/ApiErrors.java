@@ -58,6 +58,9 @@ public class ApiErrors {
         if (e instanceof BoundedUpload.UploadIncompleteException) {
             return answer(408, e.getMessage());
         }
+        if (e instanceof ItemStore.SpoolUnavailableException) {
+            return Response.fromResponse(answer(503, e.getMessage())).header(HttpHeaders.RETRY_AFTER, "1").build();
+        }
         Optional<String> full = filesystemFull(e);
         if (full.isPresent()) {
             // 507 Insufficient Storage: the client may try again later, once space was freed.

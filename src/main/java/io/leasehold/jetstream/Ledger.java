@@ -33,11 +33,13 @@ final class Ledger {
         this.connection = connection;
         this.bucket = bucket;
         try {
-            if (!connection.keyValueManagement().getBucketNames().contains(bucket)) {
-                connection.keyValueManagement().create(KeyValueConfiguration.builder().name(bucket)
-                        .maxHistoryPerKey(1).storageType(StorageType.File).replicas(replicas).build());
-            }
-            this.kv = connection.keyValue(bucket);
+            this.kv = NatsCalls.guarded("making the ledger " + bucket, () -> {
+                if (!connection.keyValueManagement().getBucketNames().contains(bucket)) {
+                    connection.keyValueManagement().create(KeyValueConfiguration.builder().name(bucket)
+                            .maxHistoryPerKey(1).storageType(StorageType.File).replicas(replicas).build());
+                }
+                return connection.keyValue(bucket);
+            });
         } catch (JetStreamApiException e) {
             throw new IOException("the ledger bucket " + bucket + " could not be made: " + e.getMessage(), e);
         }
@@ -54,7 +56,7 @@ final class Ledger {
     /** The item's entry; empty when it has none (never enqueued, or purged). */
     Optional<Seen> read(String id) throws IOException {
         try {
-            KeyValueEntry e = kv.get(LedgerKeys.key(id));
+            KeyValueEntry e = NatsCalls.guarded("reading " + id, () -> kv.get(LedgerKeys.key(id)));
             if (e == null || e.getOperation() != KeyValueOperation.PUT || e.getValue() == null) {
                 return Optional.empty();
             }
@@ -67,7 +69,7 @@ final class Ledger {
     /** A new entry; false when the key holds one already. A tombstone is replaced, by one creator only. */
     boolean create(String id, LedgerEntry entry) throws IOException {
         try {
-            kv.create(LedgerKeys.key(id), LedgerJson.encode(entry));
+            NatsCalls.guarded("creating " + id, () -> kv.create(LedgerKeys.key(id), LedgerJson.encode(entry)));
             return true;
         } catch (JetStreamApiException e) {
             if (e.getApiErrorCode() == WRONG_LAST_SEQUENCE) {
@@ -80,7 +82,7 @@ final class Ledger {
     /** {@code next} in place of what was seen; false when someone else moved the item first. */
     boolean replace(String id, Seen seen, LedgerEntry next) throws IOException {
         try {
-            kv.update(LedgerKeys.key(id), LedgerJson.encode(next), seen.revision());
+            NatsCalls.guarded("moving " + id, () -> kv.update(LedgerKeys.key(id), LedgerJson.encode(next), seen.revision()));
             return true;
         } catch (JetStreamApiException e) {
             if (e.getApiErrorCode() == WRONG_LAST_SEQUENCE) {
@@ -93,7 +95,10 @@ final class Ledger {
     /** Removes the entry as it was seen; false when it was moved meanwhile. */
     boolean remove(String id, Seen seen) throws IOException {
         try {
-            kv.delete(LedgerKeys.key(id), seen.revision());
+            NatsCalls.guarded("removing " + id, () -> {
+                kv.delete(LedgerKeys.key(id), seen.revision());
+                return null;
+            });
             return true;
         } catch (JetStreamApiException e) {
             if (e.getApiErrorCode() == WRONG_LAST_SEQUENCE) {
@@ -107,14 +112,11 @@ final class Ledger {
     List<String> ids() throws IOException {
         try {
             List<String> ids = new ArrayList<>();
-            for (String key : kv.keys()) {
+            for (String key : NatsCalls.guarded("listing " + bucket, kv::keys)) {
                 LedgerKeys.id(key).ifPresent(ids::add);
             }
             return ids;
-        } catch (JetStreamApiException | InterruptedException e) {
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-            }
+        } catch (JetStreamApiException e) {
             throw new IOException("the ledger " + bucket + " could not be listed: " + e.getMessage(), e);
         }
     }

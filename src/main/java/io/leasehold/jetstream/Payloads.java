@@ -12,7 +12,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.NoSuchFileException;
-import java.security.NoSuchAlgorithmException;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -27,11 +26,13 @@ final class Payloads {
     Payloads(Connection connection, String bucket, int replicas, long maxBytes) throws IOException {
         this.maxBytes = maxBytes;
         try {
-            if (!connection.objectStoreManagement().getBucketNames().contains(bucket)) {
-                connection.objectStoreManagement().create(ObjectStoreConfiguration.builder(bucket)
-                        .storageType(StorageType.File).replicas(replicas).build());
-            }
-            this.store = connection.objectStore(bucket);
+            this.store = NatsCalls.guarded("making the payload bucket " + bucket, () -> {
+                if (!connection.objectStoreManagement().getBucketNames().contains(bucket)) {
+                    connection.objectStoreManagement().create(ObjectStoreConfiguration.builder(bucket)
+                            .storageType(StorageType.File).replicas(replicas).build());
+                }
+                return connection.objectStore(bucket);
+            });
         } catch (JetStreamApiException e) {
             throw new IOException("the payload bucket " + bucket + " could not be made: " + e.getMessage(), e);
         }
@@ -49,8 +50,8 @@ final class Payloads {
     void put(String name, InputStream payload, long limit) throws IOException {
         BoundedInput bounded = new BoundedInput(payload, limit);
         try {
-            store.put(name, bounded);
-        } catch (JetStreamApiException | NoSuchAlgorithmException | IOException e) {
+            NatsCalls.guarded("storing the payload " + name, () -> store.put(name, bounded));
+        } catch (JetStreamApiException | IOException | RuntimeException e) {
             delete(name);
             if (bounded.exceeded) {
                 throw new ItemStore.PayloadTooLargeException(limit);
@@ -63,11 +64,11 @@ final class Payloads {
     /** Removes the payload; one that is not there (never stored, or removed already) is left as it is. */
     void delete(String name) throws IOException {
         try {
-            ObjectInfo info = store.getInfo(name);
+            ObjectInfo info = NatsCalls.guarded("looking at the payload " + name, () -> store.getInfo(name));
             if (info == null || info.isDeleted()) {
                 return; // an aborted put leaves no object: the client purges its chunks itself
             }
-            store.delete(name);
+            NatsCalls.guarded("removing the payload " + name, () -> store.delete(name));
         } catch (JetStreamApiException e) {
             throw new IOException("the payload " + name + " could not be removed: " + e.getMessage(), e);
         }
@@ -76,7 +77,7 @@ final class Payloads {
     /** At most max-bytes: a larger object is refused by its recorded size before a byte is read. */
     byte[] get(String name) throws IOException {
         try {
-            ObjectInfo info = store.getInfo(name);
+            ObjectInfo info = NatsCalls.guarded("looking at the payload " + name, () -> store.getInfo(name));
             if (info == null || info.isDeleted()) {
                 throw new NoSuchFileException("the payload " + name);
             }
@@ -85,12 +86,9 @@ final class Payloads {
                         + info.getSize() + " bytes, more than " + maxBytes + " (leasehold.item.max-bytes)");
             }
             ByteArrayOutputStream out = new ByteArrayOutputStream((int) info.getSize());
-            store.get(name, out);
+            NatsCalls.guarded("reading the payload " + name, () -> store.get(name, out));
             return out.toByteArray();
-        } catch (JetStreamApiException | InterruptedException | NoSuchAlgorithmException e) {
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-            }
+        } catch (JetStreamApiException e) {
             throw new IOException("the payload " + name + " could not be read: " + e.getMessage(), e);
         }
     }

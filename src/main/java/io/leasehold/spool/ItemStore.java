@@ -81,6 +81,16 @@ public interface ItemStore {
         }
     }
 
+    /**
+     * The spool's store cannot be reached now (a server restarting, a connection reconnecting): nothing was
+     * decided, the call may be made again shortly.
+     */
+    final class SpoolUnavailableException extends IOException {
+        public SpoolUnavailableException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
     /** The payload is larger than allowed; nothing was kept. */
     final class PayloadTooLargeException extends IOException {
         public PayloadTooLargeException(long maxBytes) {
