@@ -148,9 +148,11 @@ public class SpoolWiring {
     /** Arrivals dropped in by other programs, seen at once instead of at the next poll; only a drain that runs on its own needs them. */
     @Produces
     @Singleton
-    ArrivalWatch arrivals(SpoolLayout layout, LeaseholdConfig config) {
-        // The JetStream spool has no watch yet: its drain finds arrivals at each poll.
-        return config.drain().auto() && !jetStream(config) ? new NioArrivalWatch(layout) : ArrivalWatch.NONE;
+    ArrivalWatch arrivals(Instance<SpoolLayout> layout, LeaseholdConfig config, Instance<JetStreamBackend> js) {
+        if (!config.drain().auto()) {
+            return ArrivalWatch.NONE;
+        }
+        return jetStream(config) ? js.get().arrivals() : new NioArrivalWatch(layout.get());
     }
 
     @Produces

@@ -2,6 +2,7 @@ package io.leasehold.jetstream;
 
 import io.leasehold.core.Clock;
 import io.leasehold.core.LeaseTerms;
+import io.leasehold.spool.ArrivalWatch;
 import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.Spool;
 import io.leasehold.spool.SpoolUpkeep;
@@ -15,10 +16,12 @@ public final class JetStreamBackend implements AutoCloseable {
     private final JetStreamSpool spool;
     private final JetStreamItemStore store;
     private final JetStreamUpkeep upkeep;
+    private final Ledger ledger;
 
-    private JetStreamBackend(Connection connection, JetStreamSpool spool, JetStreamItemStore store,
+    private JetStreamBackend(Connection connection, Ledger ledger, JetStreamSpool spool, JetStreamItemStore store,
             JetStreamUpkeep upkeep) {
         this.connection = connection;
+        this.ledger = ledger;
         this.spool = spool;
         this.store = store;
         this.upkeep = upkeep;
@@ -34,7 +37,8 @@ public final class JetStreamBackend implements AutoCloseable {
         Payloads payloads = new Payloads(connection, bucket + "-payloads", replicas, maxBytes);
         JetStreamSpool spool = new JetStreamSpool(ledger, payloads, clock, instance);
         JetStreamItemStore store = new JetStreamItemStore(ledger, payloads, spool, terms, clock);
-        return new JetStreamBackend(connection, spool, store, new JetStreamUpkeep(connection, ledger, store, servers));
+        return new JetStreamBackend(connection, ledger, spool, store,
+                new JetStreamUpkeep(connection, ledger, store, servers));
     }
 
     public Spool spool() {
@@ -47,6 +51,11 @@ public final class JetStreamBackend implements AutoCloseable {
 
     public SpoolUpkeep upkeep() {
         return upkeep;
+    }
+
+    /** A watch of the ledger for the drain; each call a new one, started and closed by the drain. */
+    public ArrivalWatch arrivals() {
+        return new JetStreamArrivalWatch(ledger);
     }
 
     @Override

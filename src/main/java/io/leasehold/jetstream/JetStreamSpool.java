@@ -20,7 +20,8 @@ import java.util.Optional;
  * answers false or empty, which is an answer, not an error.
  *
  * <p>Not yet: the listings ({@link #pendingBatch}, {@link #claims}) read every key of the bucket, where
- * the design has a watch feed them; they are correct and slow on a large ledger.
+ * the design has a watch feed them; they are correct and slow on a large ledger. Arrivals are rung by
+ * {@link JetStreamArrivalWatch} meanwhile, so a running drain does not wait for its poll.
  */
 public final class JetStreamSpool implements Spool {
 

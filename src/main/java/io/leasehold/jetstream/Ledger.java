@@ -108,6 +108,11 @@ final class Ledger {
         }
     }
 
+    /** The bucket itself, for a watch. */
+    KeyValue kv() {
+        return kv;
+    }
+
     /** Every item's key in the bucket, as ids (keys no id maps to are skipped). */
     List<String> ids() throws IOException {
         try {
