@@ -34,6 +34,12 @@ final class BenchService implements AutoCloseable {
 
     /** Starts the service; does not wait for it (a drain from the first claim on is what gets timed). */
     static BenchService start(Path spool, int concurrency, boolean auto, Path log) throws IOException {
+        return start(spool, concurrency, auto, log, Map.of());
+    }
+
+    /** As {@link #start(Path, int, boolean, Path)}, with settings of the benchmark's own (another spool kind). */
+    static BenchService start(Path spool, int concurrency, boolean auto, Path log, Map<String, String> more)
+            throws IOException {
         int port = freePort();
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("quarkus.http.host", "127.0.0.1");
@@ -43,6 +49,7 @@ final class BenchService implements AutoCloseable {
         settings.put("leasehold.drain.auto", Boolean.toString(auto));
         // Items are true no-ops: the log handler logs nothing per item at WARN.
         settings.put("quarkus.log.category.\"io.leasehold.handler.LogHandler\".level", "WARN");
+        settings.putAll(more);
         List<String> command = PackagedArtifact.current().command(List.of("-Xmx256m"), settings, List.of());
         Files.createDirectories(log.getParent());
         Process process = new ProcessBuilder(command).redirectErrorStream(true)

@@ -175,6 +175,13 @@ public abstract class SpoolContract {
     }
 
     @Test
+    void anEmptyPayloadComesBackEmpty() throws IOException {
+        String id = uniqueId("empty");
+        enqueue(id, new byte[0]);
+        assertArrayEquals(new byte[0], spool().payload(spool().claim(id, clock.now()).orElseThrow()));
+    }
+
+    @Test
     void recordsBelongToTheirGenerationAndEarlierOnesCanBeDropped() throws IOException {
         ClaimName claim = claimed(uniqueId("records"));
         AttemptRecord parked = AttemptRecord.note(0, "HTTP 503: try later").as(AttemptRecord.Kind.RETRY);
