@@ -83,9 +83,10 @@ public final class JetStreamItemStore implements ItemStore {
     @Override
     public List<ItemView> list(ItemState state, int limit) throws IOException {
         List<ItemView> all = new ArrayList<>();
-        for (String id : ledger.ids()) {
-            ledger.read(id).filter(seen -> seen.entry().state().equals(state.label()))
-                    .ifPresent(seen -> all.add(view(id, seen.entry())));
+        for (Ledger.Listed item : ledger.entries()) {
+            if (item.seen().entry().state().equals(state.label())) {
+                all.add(view(item.id(), item.seen().entry()));
+            }
         }
         all.sort(Comparator.comparing(ItemView::since).thenComparing(ItemView::id));
         return all.size() > limit ? all.subList(0, limit) : all;
@@ -98,12 +99,8 @@ public final class JetStreamItemStore implements ItemStore {
         long done = 0;
         long failed = 0;
         Instant oldest = null;
-        for (String id : ledger.ids()) {
-            Optional<Ledger.Seen> seen = ledger.read(id);
-            if (seen.isEmpty()) {
-                continue;
-            }
-            LedgerEntry e = seen.get().entry();
+        for (Ledger.Listed item : ledger.entries()) {
+            LedgerEntry e = item.seen().entry();
             Optional<ItemState> state = ItemState.parse(e.state());
             if (state.isEmpty()) {
                 continue; // a state of a later build: counted by that build

@@ -11,7 +11,10 @@ import java.nio.file.NoSuchFileException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 
 /**
  * The claim protocol on a JetStream KV ledger (docs/jetstream-spool.md): every move reads the item's
@@ -19,8 +22,8 @@ import java.util.Optional;
  * one succeeds, as exactly one rename does in a spool directory. The other finds the item moved and
  * answers false or empty, which is an answer, not an error.
  *
- * <p>Not yet: the listings ({@link #pendingBatch}, {@link #claims}) read every key of the bucket, where
- * the design has a watch feed them; they are correct and slow on a large ledger. Arrivals are rung by
+ * <p>Not yet: the listings ({@link #pendingBatch}, {@link #claims}) stream every entry of the bucket
+ * (one watch's initial values), where the design has a standing watch keep them; they grow with the ledger. Arrivals are rung by
  * {@link JetStreamArrivalWatch} meanwhile, so a running drain does not wait for its poll.
  */
 public final class JetStreamSpool implements Spool {
@@ -29,6 +32,12 @@ public final class JetStreamSpool implements Spool {
     private final Payloads payloads;
     private final Clock clock;
     private final String instance;
+    /**
+     * The entry of each claim this instance holds, as it last wrote it: a renewal or a settlement moves
+     * from it at once instead of reading the entry first. It may be stale; the compare-and-set decides,
+     * and a refused move reads the entry before it gives up.
+     */
+    private final Map<String, Ledger.Seen> held = new ConcurrentHashMap<>();
 
     JetStreamSpool(Ledger ledger, Payloads payloads, Clock clock, String instance) {
         this.ledger = ledger;
@@ -40,10 +49,9 @@ public final class JetStreamSpool implements Spool {
     @Override
     public List<String> pendingBatch(int max) throws IOException {
         List<String> ids = new ArrayList<>();
-        for (String id : ledger.ids()) {
-            Optional<Ledger.Seen> seen = ledger.read(id);
-            if (seen.isPresent() && seen.get().entry().pending()) {
-                ids.add(id);
+        for (Ledger.Listed item : ledger.entries()) {
+            if (item.seen().entry().pending()) {
+                ids.add(item.id());
                 if (ids.size() >= max) {
                     break;
                 }
@@ -59,8 +67,9 @@ public final class JetStreamSpool implements Spool {
             return Optional.empty();
         }
         ClaimName claim = new ClaimName(id, Generation.at(seen.get().entry().attempt()), reading);
-        return ledger.replace(id, seen.get(), seen.get().entry().claimed(claim, instance))
-                ? Optional.of(claim) : Optional.empty();
+        Optional<Ledger.Seen> mine = ledger.move(id, seen.get(), seen.get().entry().claimed(claim, instance));
+        mine.ifPresent(m -> held.put(id, m));
+        return mine.map(m -> claim);
     }
 
     @Override
@@ -68,8 +77,7 @@ public final class JetStreamSpool implements Spool {
         if (!from.id().equals(to.id())) {
             throw new IllegalArgumentException("a claim is renamed to a claim of the same item: " + from + " → " + to);
         }
-        Optional<Ledger.Seen> seen = current(from);
-        return seen.isPresent() && ledger.replace(from.id(), seen.get(), seen.get().entry().claimed(to, instance));
+        return moveFrom(from, entry -> entry.claimed(to, instance), true);
     }
 
     @Override
@@ -81,10 +89,9 @@ public final class JetStreamSpool implements Spool {
     @Override
     public List<ClaimName> claims() throws IOException {
         List<ClaimName> out = new ArrayList<>();
-        for (String id : ledger.ids()) {
-            Optional<Ledger.Seen> seen = ledger.read(id);
-            if (seen.isPresent() && LedgerEntry.CLAIMED.equals(seen.get().entry().state())) {
-                out.add(seen.get().entry().claimName(id));
+        for (Ledger.Listed item : ledger.entries()) {
+            if (LedgerEntry.CLAIMED.equals(item.seen().entry().state())) {
+                out.add(item.seen().entry().claimName(item.id()));
             }
         }
         return out;
@@ -92,7 +99,8 @@ public final class JetStreamSpool implements Spool {
 
     @Override
     public byte[] payload(ClaimName claim) throws IOException {
-        Optional<Ledger.Seen> seen = current(claim);
+        // Read, not remembered: a claim taken over meanwhile must not read on as if it were still held.
+        Optional<Ledger.Seen> seen = ledger.read(claim.id()).filter(s -> s.entry().is(claim));
         if (seen.isEmpty()) {
             throw new NoSuchFileException(claim.toString(), null, "the claim is no longer current");
         }
@@ -116,14 +124,12 @@ public final class JetStreamSpool implements Spool {
         if (where != ItemState.DONE && where != ItemState.FAILED) {
             throw new IllegalArgumentException("an item settles in done or failed, not " + where);
         }
-        Optional<Ledger.Seen> seen = current(claim);
-        return seen.isPresent() && ledger.replace(claim.id(), seen.get(), seen.get().entry().settled(where, clock.now()));
+        return moveFrom(claim, entry -> entry.settled(where, clock.now()), false);
     }
 
     @Override
     public boolean handBack(ClaimName claim) throws IOException {
-        Optional<Ledger.Seen> seen = current(claim);
-        return seen.isPresent() && ledger.replace(claim.id(), seen.get(), seen.get().entry().handedBack());
+        return moveFrom(claim, LedgerEntry::handedBack, false);
     }
 
     @Override
@@ -136,7 +142,12 @@ public final class JetStreamSpool implements Spool {
     public void writeRecord(String id, Generation generation, AttemptRecord record) throws IOException {
         for (int look = 0; look < 3; look++) { // a renewal may move the revision between the read and the write
             Optional<Ledger.Seen> seen = ledger.read(id).filter(s -> s.entry().isClaimOf(generation));
-            if (seen.isEmpty() || ledger.replace(id, seen.get(), seen.get().entry().withRecord(generation, record))) {
+            if (seen.isEmpty()) {
+                return;
+            }
+            Optional<Ledger.Seen> written = ledger.move(id, seen.get(), seen.get().entry().withRecord(generation, record));
+            if (written.isPresent()) {
+                held.computeIfPresent(id, (k, old) -> written.get());
                 return;
             }
         }
@@ -145,15 +156,52 @@ public final class JetStreamSpool implements Spool {
 
     @Override
     public void dropEarlierRecords(ClaimName claim) throws IOException {
-        Optional<Ledger.Seen> seen = current(claim);
+        Optional<Ledger.Seen> seen = remembered(claim);
+        if (seen.isEmpty()) {
+            seen = read(claim);
+        }
         if (seen.isPresent() && seen.get().entry().records().keySet().stream()
                 .anyMatch(g -> !g.equals(claim.generation().toString()))) {
-            ledger.replace(claim.id(), seen.get(), seen.get().entry().onlyRecordOf(claim.generation()));
+            moveFrom(claim, entry -> entry.onlyRecordOf(claim.generation()), true);
         }
     }
 
+    /**
+     * Moves the claim's entry to {@code next(entry)}: from the entry as this instance last wrote it when it
+     * has it, else from a fresh read; a move refused from a remembered entry reads and tries once more, for
+     * the remembered one may be stale. False when the entry is not this claim any more.
+     */
+    private boolean moveFrom(ClaimName claim, UnaryOperator<LedgerEntry> next, boolean stillHeld) throws IOException {
+        Optional<Ledger.Seen> start = remembered(claim);
+        for (int look = 0; look < 2; look++) {
+            Optional<Ledger.Seen> from = look == 0 && start.isPresent() ? start : read(claim);
+            if (from.isEmpty()) {
+                held.remove(claim.id());
+                return false;
+            }
+            Optional<Ledger.Seen> moved = ledger.move(claim.id(), from.get(), next.apply(from.get().entry()));
+            if (moved.isPresent()) {
+                if (stillHeld) {
+                    held.put(claim.id(), moved.get());
+                } else {
+                    held.remove(claim.id());
+                }
+                return true;
+            }
+            if (look == 0 && start.isEmpty()) {
+                break; // refused from a fresh read: someone else moved it
+            }
+        }
+        held.remove(claim.id());
+        return false;
+    }
+
+    private Optional<Ledger.Seen> remembered(ClaimName claim) {
+        return Optional.ofNullable(held.get(claim.id())).filter(seen -> seen.entry().is(claim));
+    }
+
     /** The entry, when it is this very claim (generation and reading). */
-    private Optional<Ledger.Seen> current(ClaimName claim) throws IOException {
+    private Optional<Ledger.Seen> read(ClaimName claim) throws IOException {
         return ledger.read(claim.id()).filter(seen -> seen.entry().is(claim));
     }
 }

@@ -6,11 +6,18 @@ import io.nats.client.KeyValue;
 import io.nats.client.api.KeyValueConfiguration;
 import io.nats.client.api.KeyValueEntry;
 import io.nats.client.api.KeyValueOperation;
+import io.nats.client.api.KeyValueWatchOption;
+import io.nats.client.api.KeyValueWatcher;
+import io.nats.client.impl.NatsKeyValueWatchSubscription;
+import io.leasehold.spool.ItemStore;
 import io.nats.client.api.StorageType;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The ledger bucket: one key per item, each move one compare-and-set at the revision last read. A move
@@ -24,6 +31,8 @@ final class Ledger {
     }
 
     static final int WRONG_LAST_SEQUENCE = 10071;
+    /** How long one listing may take before the store counts as unreachable. */
+    private static final Duration LISTING_WAIT = Duration.ofSeconds(60);
 
     private final Connection connection;
     private final String bucket;
@@ -81,12 +90,18 @@ final class Ledger {
 
     /** {@code next} in place of what was seen; false when someone else moved the item first. */
     boolean replace(String id, Seen seen, LedgerEntry next) throws IOException {
+        return move(id, seen, next).isPresent();
+    }
+
+    /** As {@link #replace}, answering the entry as written, at its new revision; empty when the move lost. */
+    Optional<Seen> move(String id, Seen seen, LedgerEntry next) throws IOException {
         try {
-            NatsCalls.guarded("moving " + id, () -> kv.update(LedgerKeys.key(id), LedgerJson.encode(next), seen.revision()));
-            return true;
+            long revision = NatsCalls.guarded("moving " + id,
+                    () -> kv.update(LedgerKeys.key(id), LedgerJson.encode(next), seen.revision()));
+            return Optional.of(new Seen(revision, next));
         } catch (JetStreamApiException e) {
             if (e.getApiErrorCode() == WRONG_LAST_SEQUENCE) {
-                return landed(id, next);
+                return read(id).filter(now -> now.entry().equals(next)); // landed after all, or lost
             }
             throw new IOException("the ledger entry of " + id + " could not be written: " + e.getMessage(), e);
         }
@@ -113,17 +128,56 @@ final class Ledger {
         return kv;
     }
 
-    /** Every item's key in the bucket, as ids (keys no id maps to are skipped). */
-    List<String> ids() throws IOException {
-        try {
-            List<String> ids = new ArrayList<>();
-            for (String key : NatsCalls.guarded("listing " + bucket, kv::keys)) {
-                LedgerKeys.id(key).ifPresent(ids::add);
+    /** An item's id and its entry, as one listing saw it. */
+    record Listed(String id, Seen seen) {
+    }
+
+    /**
+     * Every item's entry, in one pass: a watch's initial values streamed in one go, instead of a request
+     * per key. Entries no id maps to, or that cannot be read, are skipped.
+     */
+    List<Listed> entries() throws IOException {
+        List<Listed> out = new ArrayList<>(); // filled on the watch's thread; read after its end is seen
+        CountDownLatch ended = new CountDownLatch(1);
+        KeyValueWatcher collect = new KeyValueWatcher() {
+            @Override
+            public void watch(KeyValueEntry e) {
+                if (ended.getCount() == 0 || e.getOperation() != KeyValueOperation.PUT || e.getValue() == null) {
+                    return; // past the end, updates are the next listing's
+                }
+                Optional<String> id = LedgerKeys.id(e.getKey());
+                if (id.isPresent()) {
+                    try {
+                        out.add(new Listed(id.get(), new Seen(e.getRevision(), LedgerJson.decode(e.getValue()))));
+                    } catch (IOException unreadable) {
+                        // written by someone else: not an item of ours
+                    }
+                }
             }
-            return ids;
+
+            @Override
+            public void endOfData() {
+                ended.countDown();
+            }
+        };
+        try {
+            NatsKeyValueWatchSubscription watch = NatsCalls.guarded("listing " + bucket,
+                    () -> kv.watchAll(collect, KeyValueWatchOption.IGNORE_DELETE));
+            try {
+                if (!ended.await(LISTING_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                    throw new ItemStore.SpoolUnavailableException("listing " + bucket + ": no end of the listing within "
+                            + LISTING_WAIT, null);
+                }
+            } finally {
+                watch.unsubscribe();
+            }
         } catch (JetStreamApiException e) {
             throw new IOException("the ledger " + bucket + " could not be listed: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("listing " + bucket + ": interrupted");
         }
+        return out;
     }
 
     /** After a refusal: the write counts only if the entry now is exactly what this writer wrote. */

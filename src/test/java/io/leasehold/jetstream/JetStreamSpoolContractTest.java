@@ -1,6 +1,12 @@
 package io.leasehold.jetstream;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.leasehold.core.ClaimName;
 import io.leasehold.core.LeaseTerms;
+import io.leasehold.spool.AttemptRecord;
+import io.leasehold.spool.ItemState;
 import io.leasehold.spool.ItemView;
 import io.leasehold.spool.SpoolContract;
 import io.leasehold.testing.SharedNatsServer;
@@ -13,6 +19,7 @@ import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -29,6 +36,7 @@ class JetStreamSpoolContractTest extends SpoolContract {
     private Connection first;
     private Connection second;
     private JetStreamItemStore store;
+    private Ledger otherLedger;
 
     @BeforeEach
     void openSpools() throws Exception {
@@ -41,6 +49,7 @@ class JetStreamSpoolContractTest extends SpoolContract {
         store = new JetStreamItemStore(ledger, payloads, spool, TERMS, clock);
         mine = spool;
         theirs = spool(second, bucket, "b");
+        otherLedger = new Ledger(second, bucket, 1);
     }
 
     @AfterEach
@@ -57,6 +66,28 @@ class JetStreamSpoolContractTest extends SpoolContract {
     private JetStreamSpool spool(Connection connection, String bucket, String instance) throws IOException {
         return new JetStreamSpool(new Ledger(connection, bucket, 1), new Payloads(connection, bucket + "-payloads", 1,
                 MAX), clock, instance);
+    }
+
+    /**
+     * A spool moves its own claims from the entry as it last wrote it. When that entry is stale (someone
+     * wrote the same claim meanwhile, here a record written straight into the ledger), the move is refused
+     * at the stale revision, and the spool reads the entry again and moves from it: the claim is still its own.
+     */
+    @Test
+    void aMoveFromAStaleRememberedEntryReadsAndGoesOn() throws Exception {
+        enqueue("stale", new byte[] {1});
+        ClaimName claim = mine.claim("stale", clock.now()).orElseThrow();
+        Ledger.Seen now = otherLedger.read("stale").orElseThrow();
+        AttemptRecord note = AttemptRecord.note(0, "written elsewhere");
+        assertTrue(otherLedger.replace("stale", now,
+                now.entry().withRecord(claim.generation(), note)));
+        assertTrue(mine.rename(claim, claim.renewedAt(clock.now().plusSeconds(40))),
+                "renewed from a fresh read");
+        assertEquals(Optional.of(note), theirs.record("stale", claim.generation()),
+                "the record written meanwhile is kept");
+        assertTrue(
+                mine.settle(claim.renewedAt(clock.now().plusSeconds(40)), ItemState.DONE));
+        assertEquals(Optional.of("done"), state("stale"));
     }
 
     @Override
