@@ -41,6 +41,7 @@ final class Instances {
     static List<Instance> all() {
         List<Instance> out = new ArrayList<>(kubernetes(Manifests.KUBERNETES));
         out.addAll(kubernetes(Manifests.KNATIVE));
+        out.addAll(kubernetes(Manifests.KNATIVE_JETSTREAM));
         out.addAll(compose());
         return out;
     }

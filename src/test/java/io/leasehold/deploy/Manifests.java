@@ -27,6 +27,7 @@ final class Manifests {
     static final Path ROOT = Path.of("deployments");
     static final Path KUBERNETES = ROOT.resolve("kubernetes");
     static final Path KNATIVE = ROOT.resolve("knative");
+    static final Path KNATIVE_JETSTREAM = ROOT.resolve("knative-jetstream");
     static final Path COMPOSE = ROOT.resolve("compose.yaml");
 
     /** One YAML document and the file it came from. */

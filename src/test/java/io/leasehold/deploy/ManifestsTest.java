@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /** Every manifest under deployments/ names config keys, ports and paths that the application really has. */
@@ -59,7 +60,7 @@ class ManifestsTest {
 
     @Test
     void kustomizationsListEveryManifestOfTheirFolder() {
-        for (Path dir : List.of(Manifests.KUBERNETES, Manifests.KNATIVE)) {
+        for (Path dir : List.of(Manifests.KUBERNETES, Manifests.KNATIVE, Manifests.KNATIVE_JETSTREAM)) {
             Doc k = Manifests.only(Manifests.load(dir.resolve("kustomization.yaml")), "Kustomization", "");
             Set<String> listed = Manifests.list(k.body().get("resources"), k + " resources").stream()
                     .map(String::valueOf).collect(Collectors.toCollection(TreeSet::new));
@@ -110,6 +111,10 @@ class ManifestsTest {
     void everyInstanceStartsWithItsConfigurationAndMountsTheSpoolItDrains() {
         for (Instance i : Instances.all()) {
             LeaseholdConfig config = injected(i);
+            if (config.spool().kind().equals("jetstream")) {
+                assertTrue(config.nats().url().isPresent(), i + ": the JetStream spool needs leasehold.nats.url");
+                continue; // its items live in NATS: nothing to mount
+            }
             String spool = config.spool().dir();
             assertTrue(i.mounts().contains(spool), i + ": leasehold.spool.dir " + spool + " is none of the mounts "
                     + i.mounts() + "; the spool would live in the container and not be shared");
@@ -160,6 +165,7 @@ class ManifestsTest {
         Map<String, String> expected = Map.of("livenessProbe", live, "startupProbe", live, "readinessProbe", ready);
         List<Manifests.Container> containers = new ArrayList<>(Manifests.containers(Manifests.KUBERNETES));
         containers.addAll(Manifests.containers(Manifests.KNATIVE));
+        containers.addAll(Manifests.containers(Manifests.KNATIVE_JETSTREAM));
         for (Manifests.Container c : containers) {
             assertTrue(c.spec().containsKey("livenessProbe") && c.spec().containsKey("readinessProbe"), c + " probes");
             expected.forEach((probe, path) -> {
@@ -189,7 +195,8 @@ class ManifestsTest {
                     .getOrDefault("terminationGracePeriodSeconds", 30)).longValue());
             assertFitsShutdown(c.toString(), grace, shutdownOf(c.toString()));
         }
-        for (Manifests.Container c : Manifests.containers(Manifests.KNATIVE)) {
+        for (Manifests.Container c : Stream.concat(Manifests.containers(Manifests.KNATIVE).stream(),
+                Manifests.containers(Manifests.KNATIVE_JETSTREAM).stream()).toList()) {
             // Knative sets a revision's terminationGracePeriodSeconds to its timeoutSeconds.
             Object timeout = c.podSpec().get("timeoutSeconds");
             assertNotNull(timeout, c + " sets no timeoutSeconds");
@@ -241,6 +248,7 @@ class ManifestsTest {
         String user = Dockerfile.read(Dockerfile.JVM).user();
         List<Manifests.Container> containers = new ArrayList<>(Manifests.containers(Manifests.KUBERNETES));
         containers.addAll(Manifests.containers(Manifests.KNATIVE));
+        containers.addAll(Manifests.containers(Manifests.KNATIVE_JETSTREAM));
         for (Manifests.Container c : containers) {
             assertEquals("leasehold:latest", c.spec().get("image"), c + " image");
             Map<String, Object> security = Manifests.map(c.podSpec().get("securityContext"), c + " securityContext");
