@@ -88,12 +88,6 @@ public class ApiErrors {
         return Optional.empty();
     }
 
-    /** What this spool cannot do yet (a batch on the JetStream spool): said plainly, nothing written. */
-    @ServerExceptionMapper
-    public Response notBuilt(UnsupportedOperationException e) {
-        return answer(501, e.getMessage());
-    }
-
     @ServerExceptionMapper
     public Response batchLine(NdjsonBatch.LineRefusedException e) {
         return answer(e.status, e.getMessage());

@@ -24,8 +24,8 @@ import java.util.function.Consumer;
  * creates the item's ledger entry: the create is the commit, refused when the id is known. Cancel,
  * retry and purge are moves like the drain's, at the revision they read, so they race the drain safely.
  *
- * <p>Not yet (docs/jetstream-spool.md): batches; counts and listings read every entry, where the design
- * has a watch keep them; {@link #countsNow()} answers the last such count.
+ * <p>Not yet (docs/jetstream-spool.md): counts and listings stream every entry, where the design has a
+ * standing watch keep them; {@link #countsNow()} answers the last such count.
  */
 public final class JetStreamItemStore implements ItemStore {
 
@@ -71,13 +71,19 @@ public final class JetStreamItemStore implements ItemStore {
 
     @Override
     public StagedBatch stageBatch(long maxBytes) {
-        throw new UnsupportedOperationException("batches are not built for the JetStream spool yet (issue 11)");
+        return new JetStreamStagedBatch(ledger, payloads, clock, this::newId, id -> arrivals.accept(id), maxBytes);
+    }
+
+    /** Finishes batches a crash left half-way (see {@link BatchMarkers#recover}); returns how many items. */
+    int recoverBatches(Instant cutoff) throws IOException {
+        return BatchMarkers.recover(ledger, payloads, cutoff, id -> arrivals.accept(id));
     }
 
     @Override
     public Optional<ItemView> lookup(String id) throws IOException {
         ItemId.require(id);
-        return ledger.read(id).map(seen -> view(id, seen.entry()));
+        // A staged item (a batch not committed yet) is nobody's to see: its id is only known.
+        return ledger.read(id).filter(seen -> !seen.entry().staged()).map(seen -> view(id, seen.entry()));
     }
 
     @Override

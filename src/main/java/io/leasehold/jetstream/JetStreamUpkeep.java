@@ -9,7 +9,8 @@ import java.time.Instant;
 /**
  * The upkeep of a JetStream spool. Its buckets are made when the backend opens; opening counts the items
  * once, and each tidy counts them again, so {@link JetStreamItemStore#countsNow()} follows within a
- * housekeeping interval. Not yet: removing the payloads of crashed enqueues (objects with no entry).
+ * housekeeping interval; both finish the batches a crash left half-way. Not yet: removing the payloads of
+ * crashed single enqueues (objects with no entry).
  */
 final class JetStreamUpkeep implements SpoolUpkeep {
 
@@ -27,14 +28,16 @@ final class JetStreamUpkeep implements SpoolUpkeep {
 
     @Override
     public int open(Instant staleBefore, Duration recountEvery) throws IOException {
+        int finished = store.recoverBatches(staleBefore);
         store.counts();
-        return 0;
+        return finished;
     }
 
     @Override
     public int tidy(Instant cutoff, boolean sweep) throws IOException {
+        int finished = store.recoverBatches(cutoff);
         store.counts();
-        return 0;
+        return finished;
     }
 
     @Override

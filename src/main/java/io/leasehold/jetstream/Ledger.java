@@ -107,6 +107,40 @@ final class Ledger {
         }
     }
 
+    /** A key of the ledger's own bookkeeping (no item maps to it): created once; false when it exists. */
+    boolean createRaw(String key, byte[] value) throws IOException {
+        try {
+            NatsCalls.guarded("creating " + key, () -> kv.create(key, value));
+            return true;
+        } catch (JetStreamApiException e) {
+            if (e.getApiErrorCode() == WRONG_LAST_SEQUENCE) {
+                return false;
+            }
+            throw new IOException("the ledger key " + key + " could not be created: " + e.getMessage(), e);
+        }
+    }
+
+    Optional<byte[]> readRaw(String key) throws IOException {
+        try {
+            KeyValueEntry e = NatsCalls.guarded("reading " + key, () -> kv.get(key));
+            return e == null || e.getOperation() != KeyValueOperation.PUT ? Optional.empty()
+                    : Optional.ofNullable(e.getValue());
+        } catch (JetStreamApiException e) {
+            throw new IOException("the ledger key " + key + " could not be read: " + e.getMessage(), e);
+        }
+    }
+
+    void removeRaw(String key) throws IOException {
+        try {
+            NatsCalls.guarded("removing " + key, () -> {
+                kv.delete(key);
+                return null;
+            });
+        } catch (JetStreamApiException e) {
+            throw new IOException("the ledger key " + key + " could not be removed: " + e.getMessage(), e);
+        }
+    }
+
     /** Removes the entry as it was seen; false when it was moved meanwhile. */
     boolean remove(String id, Seen seen) throws IOException {
         try {

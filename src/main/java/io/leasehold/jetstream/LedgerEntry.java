@@ -28,6 +28,11 @@ record LedgerEntry(String state, String was, int attempt, String generation, Str
 
     static final String PENDING = ItemState.PENDING.label();
     static final String CLAIMED = ItemState.CLAIMED.label();
+    /**
+     * Part of a batch not committed yet: its id is known (a second enqueue is refused) but the item is
+     * not there for anyone else (not listed, not claimable, 404); {@code holder} names the batch.
+     */
+    static final String STAGED = "staged";
 
     LedgerEntry {
         records = records == null ? Map.of() : Map.copyOf(records);
@@ -43,6 +48,20 @@ record LedgerEntry(String state, String was, int attempt, String generation, Str
 
     boolean pending() {
         return PENDING.equals(state);
+    }
+
+    boolean staged() {
+        return STAGED.equals(state);
+    }
+
+    /** An item of batch {@code batch}, staged at {@code at}, its payload stored already. */
+    static LedgerEntry staged(String batch, Instant at, String payload) {
+        return new LedgerEntry(STAGED, null, 1, null, batch, null, at, null, payload, Map.of(), freshToken());
+    }
+
+    /** A staged item made claimable by its batch's commit. */
+    LedgerEntry committed() {
+        return new LedgerEntry(PENDING, null, 1, null, null, null, enqueuedAt, null, payload, Map.of(), freshToken());
     }
 
     /** Whether this entry is the claim {@code name}, at that very reading. */

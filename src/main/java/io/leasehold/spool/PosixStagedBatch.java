@@ -1,6 +1,5 @@
 package io.leasehold.spool;
 
-import io.leasehold.core.ItemId;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
@@ -9,9 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -61,7 +58,7 @@ public final class PosixStagedBatch implements StagedBatch {
     private final long maxBytes;
     private final BatchFolder folder;
     private final List<Item> items = new ArrayList<>();
-    private final Map<String, Integer> lines = new HashMap<>();
+    private final BatchLines lines = new BatchLines();
     private final List<Future<Void>> fsyncs = new ArrayList<>();
     private FileChannel open;
     private Path openPath;
@@ -94,12 +91,7 @@ public final class PosixStagedBatch implements StagedBatch {
      */
     @Override
     public OutputStream payload(int line, String id) throws IOException {
-        if (open != null) {
-            throw new IllegalStateException("the payload of line " + line + " while another is open");
-        }
-        if (id != null) {
-            admit(line, id);
-        }
+        lines.opening(line, id);
         openPath = id != null ? folder.staged(id) : folder.unnamed(line);
         open = FileChannel.open(openPath, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         openIno = FileFacts.of(openPath).orElseThrow(() -> new ItemStore.UploadLostException(String.valueOf(id))).ino();
@@ -113,14 +105,12 @@ public final class PosixStagedBatch implements StagedBatch {
     /** The line is read whole: its item is {@code id} (null: one is made). */
     @Override
     public void item(int line, String id) throws IOException {
-        if (open == null) {
-            throw new IllegalStateException("line " + line + " has no payload");
-        }
+        lines.closing(line);
         open.close();
         open = null;
         if (openId == null) {
             String named = id != null ? id : newId.get();
-            admit(line, named);
+            lines.admit(line, named);
             Files.move(openPath, folder.staged(named)); // never replaces: the id is new to this batch
             openId = named;
             reserve(named);
@@ -133,14 +123,6 @@ public final class PosixStagedBatch implements StagedBatch {
             }
             return null;
         }));
-    }
-
-    private void admit(int line, String id) {
-        ItemId.require(id);
-        Integer before = lines.putIfAbsent(id, line);
-        if (before != null) {
-            throw new IllegalArgumentException("id '" + id + "' is on line " + before + " of the batch already");
-        }
     }
 
     private void reserve(String id) throws IOException {

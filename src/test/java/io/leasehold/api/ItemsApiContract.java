@@ -47,6 +47,21 @@ abstract class ItemsApiContract {
     }
 
     @Test
+    void aBatchLandsWholeOrIsRefusedWhole() {
+        String a = SpoolFixture.uniqueId("api-batch");
+        String b = SpoolFixture.uniqueId("api-batch");
+        String body = "{\"id\":\"" + a + "\",\"payload\":\"a\"}\n{\"id\":\"" + b + "\",\"payloadBase64\":\"Yg==\"}\n";
+        given().contentType("application/x-ndjson").body(body.getBytes()).when().post("/items/batch").then()
+                .statusCode(201).body("items.id", org.hamcrest.Matchers.contains(a, b));
+        item(a).body("state", equalTo("pending"));
+        String c = SpoolFixture.uniqueId("api-batch");
+        String again = "{\"id\":\"" + c + "\",\"payload\":\"c\"}\n{\"id\":\"" + a + "\",\"payload\":\"dup\"}\n";
+        given().contentType("application/x-ndjson").body(again.getBytes()).when().post("/items/batch").then()
+                .statusCode(409);
+        item(c).statusCode(404);
+    }
+
+    @Test
     void aCancelledItemFailsAsCancelledAndARetryBringsItBack() {
         String id = SpoolFixture.uniqueId("api-cancel");
         enqueue(id, "c").statusCode(201);

@@ -151,6 +151,66 @@ public abstract class ItemStoreContract {
         assertArrayEquals(new byte[] {2}, spool.payload(spool.claim(id, clock.now()).orElseThrow()));
     }
 
+    private List<String> batch(List<String> ids, boolean commit) throws IOException {
+        try (StagedBatch batch = store.stageBatch(MAX)) {
+            for (int line = 1; line <= ids.size(); line++) {
+                String id = ids.get(line - 1);
+                // ids before their payloads on odd lines, after them on even ones, as NDJSON may order them
+                try (var out = batch.payload(line, line % 2 == 1 ? id : null)) {
+                    out.write(("payload of " + id).getBytes());
+                }
+                batch.item(line, id);
+            }
+            return commit ? batch.commit() : List.of();
+        }
+    }
+
+    @Test
+    void aCommittedBatchIsPendingWholeInLineOrder() throws IOException {
+        List<String> ids = List.of(uniqueId("b1"), uniqueId("b2"), uniqueId("b3"));
+        assertEquals(ids, batch(ids, true));
+        for (String id : ids) {
+            assertEquals("pending", state(id));
+            assertEquals("payload of " + id, new String(spool.payload(spool.claim(id, clock.now()).orElseThrow())));
+        }
+    }
+
+    @Test
+    void aBatchWithAKnownIdIsRefusedWholeAndLeavesNothingOfItsOwn() throws IOException {
+        String known = uniqueId("known");
+        enqueue(known, "first".getBytes());
+        List<String> ids = List.of(uniqueId("mine"), known, uniqueId("later"));
+        assertThrows(ItemStore.DuplicateItemException.class, () -> batch(ids, true));
+        assertEquals("none", state(ids.get(0)), "the batch's first item is gone with it");
+        assertEquals("none", state(ids.get(2)));
+        assertEquals("pending", enqueue(ids.get(0), new byte[0]).state(), "its ids are free again");
+        assertArrayEquals("first".getBytes(), spool.payload(spool.claim(known, clock.now()).orElseThrow()),
+                "the known item is untouched");
+    }
+
+    @Test
+    void aBatchClosedWithoutACommitOrWithAnOversizedLineLeavesNothing() throws IOException {
+        List<String> ids = List.of(uniqueId("open1"), uniqueId("open2"));
+        batch(ids, false);
+        assertEquals("none", state(ids.get(0)));
+        assertEquals("none", state(ids.get(1)));
+        String big = uniqueId("big");
+        try (StagedBatch batch = store.stageBatch(MAX)) {
+            String small = uniqueId("small");
+            try (var out = batch.payload(1, small)) {
+                out.write(new byte[1]);
+            }
+            batch.item(1, small);
+            assertThrows(ItemStore.PayloadTooLargeException.class, () -> {
+                try (var out = batch.payload(2, big)) {
+                    out.write(new byte[(int) MAX + 1]);
+                }
+            });
+        }
+        assertEquals("none", state(big));
+        assertEquals(0, store.list(ItemState.PENDING, 1000).stream().filter(v -> v.id().startsWith("small")).count());
+    }
+
     @Test
     void aListingShowsOneStateOldestFirstAndTheCountsAddUp() throws IOException {
         SpoolCounts before = store.counts();

@@ -1,0 +1,92 @@
+package io.leasehold.jetstream;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.jboss.logging.Logger;
+
+/**
+ * The commit points of JetStream batches: one ledger key per committed batch, {@code =<batch>}, listing
+ * its ids (a key no item id maps to: '=' is never in an id). Written before any of its items becomes
+ * pending, removed once all are; housekeeping finishes what a crash left in between.
+ */
+final class BatchMarkers {
+
+    private static final Logger LOG = Logger.getLogger(BatchMarkers.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private BatchMarkers() {
+    }
+
+    static String key(String batch) {
+        return "=" + batch;
+    }
+
+    static void write(Ledger ledger, String batch, List<String> ids) throws IOException {
+        if (!ledger.createRaw(key(batch), JSON.writeValueAsBytes(Map.of("ids", ids)))) {
+            throw new IOException("the commit marker of " + batch + " exists already");
+        }
+    }
+
+    /** Turns every still staged item of the batch pending, tells of each, then removes the marker. */
+    static void rollForward(Ledger ledger, String batch, List<String> ids, Consumer<String> arrivals)
+            throws IOException {
+        for (String id : ids) {
+            for (int look = 0; look < 3; look++) {
+                Optional<Ledger.Seen> seen = ledger.read(id);
+                if (seen.isEmpty() || !seen.get().entry().staged() || !batch.equals(seen.get().entry().holder())) {
+                    break; // turned already (by this commit's earlier try, or by housekeeping)
+                }
+                if (ledger.replace(id, seen.get(), seen.get().entry().committed())) {
+                    arrivals.accept(id);
+                    break;
+                }
+            }
+        }
+        ledger.removeRaw(key(batch));
+    }
+
+    /**
+     * Finishes the batches a crash left: every staged item whose batch has a marker is rolled forward;
+     * one whose batch has none, staged before {@code cutoff}, is removed with its payload. Returns how many
+     * items it finished.
+     */
+    @SuppressWarnings("unchecked")
+    static int recover(Ledger ledger, Payloads payloads, Instant cutoff, Consumer<String> arrivals) throws IOException {
+        Map<String, List<String>> byBatch = new HashMap<>();
+        List<Ledger.Listed> all = ledger.entries();
+        for (Ledger.Listed item : all) {
+            if (item.seen().entry().staged()) {
+                byBatch.computeIfAbsent(item.seen().entry().holder(), b -> new ArrayList<>()).add(item.id());
+            }
+        }
+        int finished = 0;
+        for (Map.Entry<String, List<String>> batch : byBatch.entrySet()) {
+            Optional<byte[]> marker = ledger.readRaw(key(batch.getKey()));
+            if (marker.isPresent()) {
+                List<String> ids = (List<String>) JSON.readValue(marker.get(), Map.class).get("ids");
+                rollForward(ledger, batch.getKey(), ids, arrivals);
+                finished += batch.getValue().size();
+                continue;
+            }
+            for (String id : batch.getValue()) {
+                Optional<Ledger.Seen> seen = ledger.read(id);
+                if (seen.isPresent() && seen.get().entry().staged() && seen.get().entry().enqueuedAt().isBefore(cutoff)
+                        && ledger.remove(id, seen.get())) {
+                    payloads.delete(seen.get().entry().payload());
+                    finished++;
+                }
+            }
+        }
+        if (finished > 0) {
+            LOG.infof("finished %d items of batches a crash left half-way", finished);
+        }
+        return finished;
+    }
+}

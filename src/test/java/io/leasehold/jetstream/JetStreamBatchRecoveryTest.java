@@ -1,0 +1,88 @@
+package io.leasehold.jetstream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.leasehold.core.LeaseTerms;
+import io.leasehold.spool.ItemView;
+import io.leasehold.spool.StagedBatch;
+import io.leasehold.testing.DrivenClock;
+import io.leasehold.testing.SharedNatsServer;
+import io.nats.client.Connection;
+import io.nats.client.Nats;
+import java.io.ByteArrayInputStream;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** A JetStream batch its maker left half-way (a crash), finished by housekeeping, on a real nats-server. */
+class JetStreamBatchRecoveryTest {
+
+    @RegisterExtension
+    static final SharedNatsServer NATS = new SharedNatsServer();
+    private static int buckets;
+    private final DrivenClock clock = new DrivenClock();
+    private Connection connection;
+    private Ledger ledger;
+    private JetStreamItemStore store;
+
+    @BeforeEach
+    void open() throws Exception {
+        connection = Nats.connect(NATS.server().url());
+        String bucket = "batches-" + ProcessHandle.current().pid() + "-" + ++buckets;
+        ledger = new Ledger(connection, bucket, 1);
+        Payloads payloads = new Payloads(connection, bucket + "-payloads", 1, 1024);
+        store = new JetStreamItemStore(ledger, payloads, new JetStreamSpool(ledger, payloads, clock, "a"),
+                new LeaseTerms(Duration.ofSeconds(120), 3, Duration.ofSeconds(10)), clock);
+    }
+
+    @AfterEach
+    void close() throws InterruptedException {
+        connection.close();
+    }
+
+    /** Stages the ids and dies before its commit: nothing closes the batch. Answers the batch's name. */
+    private String stagedAndAbandoned(List<String> ids) throws Exception {
+        @SuppressWarnings("resource") // abandoned on purpose, as by a crash
+        StagedBatch batch = store.stageBatch(1024);
+        for (int line = 1; line <= ids.size(); line++) {
+            try (OutputStream out = batch.payload(line, ids.get(line - 1))) {
+                out.write(("payload of " + ids.get(line - 1)).getBytes());
+            }
+            batch.item(line, ids.get(line - 1));
+        }
+        return ledger.read(ids.get(0)).orElseThrow().entry().holder();
+    }
+
+    @Test
+    void aBatchWhoseMarkerWasWrittenIsRolledForwardWhole() throws Exception {
+        List<String> ids = List.of("c1", "c2", "c3");
+        String batch = stagedAndAbandoned(ids);
+        BatchMarkers.write(ledger, batch, ids); // the commit point was passed, then the maker died
+        assertEquals(Optional.empty(), store.lookup("c1"), "staged: nobody's to see yet");
+        assertEquals(3, store.recoverBatches(clock.now().minusSeconds(3600)), "finished however fresh");
+        for (String id : ids) {
+            assertEquals("pending", store.lookup(id).map(ItemView::state).orElse("none"), id);
+        }
+        assertEquals(Optional.empty(), ledger.readRaw(BatchMarkers.key(batch)), "the marker is gone once done");
+        assertEquals(0, store.recoverBatches(clock.now()), "nothing left to finish");
+    }
+
+    @Test
+    void aBatchWithoutAMarkerIsRolledBackOnceItIsStaleAndItsIdsAreFreeAgain() throws Exception {
+        List<String> ids = List.of("u1", "u2");
+        stagedAndAbandoned(ids);
+        assertEquals(0, store.recoverBatches(clock.now().minusSeconds(60)), "a batch staged since may be alive");
+        assertTrue(ledger.read("u1").isPresent());
+        clock.advance(Duration.ofHours(2));
+        assertEquals(2, store.recoverBatches(clock.now().minusSeconds(3600)));
+        assertEquals(Optional.empty(), ledger.read("u1"));
+        assertEquals(Optional.empty(), ledger.read("u2"));
+        assertEquals("pending", store.enqueue("u1", new ByteArrayInputStream(new byte[0]), 1024).state());
+    }
+}
