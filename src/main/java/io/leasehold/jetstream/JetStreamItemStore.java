@@ -18,6 +18,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.jboss.logging.Logger;
 
 /**
  * The API's view of a JetStream spool. An enqueue stores the payload under a name of its own, then
@@ -28,6 +29,8 @@ import java.util.function.Consumer;
  * standing watch keep them; {@link #countsNow()} answers the last such count.
  */
 public final class JetStreamItemStore implements ItemStore {
+
+    private static final Logger LOG = Logger.getLogger(JetStreamItemStore.class);
 
     private final Ledger ledger;
     private final Payloads payloads;
@@ -45,28 +48,49 @@ public final class JetStreamItemStore implements ItemStore {
         this.clock = clock;
     }
 
+    /**
+     * The id is reserved first, as a staged entry of its own (known to every instance from then on, so a
+     * second enqueue is refused while this one still uploads), then the payload streams in under a name of
+     * its own, then the entry turns pending at the revision it was created at. A failed upload removes the
+     * reservation and what was stored of the payload; a reservation whose enqueue died is rolled back by
+     * housekeeping past {@code spool.tmp-max-age}, like a batch without its marker.
+     */
     @Override
     public ItemView enqueue(String id, InputStream payload, long maxBytes) throws IOException {
         ItemId.require(id);
-        if (ledger.read(id).isPresent()) {
+        String name = Payloads.freshName(id);
+        Instant now = clock.now();
+        LedgerEntry reserved = LedgerEntry.staged("enqueue-" + name, now, name);
+        if (!ledger.create(id, reserved)) {
             throw new DuplicateItemException(id);
         }
-        String name = Payloads.freshName(id);
-        payloads.put(name, payload, maxBytes);
-        Instant now = clock.now();
-        boolean created;
+        Ledger.Seen mine = ledger.read(id).filter(seen -> seen.entry().equals(reserved))
+                .orElseThrow(() -> new IOException("the reservation of " + id + " vanished before its upload"));
         try {
-            created = ledger.create(id, LedgerEntry.enqueued(now, name));
-        } catch (IOException e) {
-            payloads.delete(name); // unknown whether the entry landed is decided by create; here it did not
+            payloads.put(name, payload, maxBytes);
+        } catch (IOException | RuntimeException e) {
+            withdraw(id, mine, name);
             throw e;
         }
-        if (!created) {
-            payloads.delete(name); // its own name: the winner's payload is untouched
-            throw new DuplicateItemException(id);
+        if (ledger.move(id, mine, reserved.committed()).isEmpty()) {
+            // Removed meanwhile (housekeeping took it for a dead enqueue's): nothing of it is claimable.
+            payloads.delete(name);
+            throw new IOException("the reservation of " + id + " was removed while its payload uploaded; nothing "
+                    + "was enqueued: send it again");
         }
         arrivals.accept(id);
         return new ItemView(id, ItemState.PENDING.label(), null, null, null, null, now);
+    }
+
+    /** Takes back a reservation whose upload failed; what cannot be removed now, housekeeping removes. */
+    private void withdraw(String id, Ledger.Seen reservation, String name) {
+        try {
+            ledger.remove(id, reservation);
+            payloads.delete(name);
+        } catch (IOException e) {
+            LOG.warnf("could not take back the reservation of %s now (%s): housekeeping removes it later", id,
+                    e.getMessage());
+        }
     }
 
     @Override
@@ -191,11 +215,10 @@ public final class JetStreamItemStore implements ItemStore {
             return new ItemView(id, e.state(), null, null, null, null, e.enqueuedAt());
         }
         return switch (state) {
-            case CLAIMED -> {
-                ClaimName claim = e.claimName(id);
-                yield new ItemView(id, e.state(), claim.generation().attempt(), e.generation(), terms.expiresAt(claim),
-                        null, e.reading());
-            }
+            case CLAIMED -> e.claimNameIfWellFormed(id)
+                    .map(claim -> new ItemView(id, e.state(), claim.generation().attempt(), e.generation(),
+                            terms.expiresAt(claim), null, e.reading()))
+                    .orElse(new ItemView(id, e.state(), null, null, null, null, e.enqueuedAt()));
             case FAILED -> new ItemView(id, e.state(), null, null, null,
                     Optional.ofNullable(e.reason()).orElse("unknown (no reason was recorded)"), e.settledAt());
             case DONE -> new ItemView(id, e.state(), null, null, null, null, e.settledAt());

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
+import org.jboss.logging.Logger;
 
 /**
  * The claim protocol on a JetStream KV ledger (docs/jetstream-spool.md): every move reads the item's
@@ -27,6 +28,8 @@ import java.util.function.UnaryOperator;
  * {@link JetStreamArrivalWatch} meanwhile, so a running drain does not wait for its poll.
  */
 public final class JetStreamSpool implements Spool {
+
+    private static final Logger LOG = Logger.getLogger(JetStreamSpool.class);
 
     private final Ledger ledger;
     private final Payloads payloads;
@@ -83,7 +86,7 @@ public final class JetStreamSpool implements Spool {
     @Override
     public Optional<ClaimName> find(String id, Generation generation) throws IOException {
         return ledger.read(id).filter(seen -> seen.entry().isClaimOf(generation))
-                .map(seen -> seen.entry().claimName(id));
+                .flatMap(seen -> seen.entry().claimNameIfWellFormed(id));
     }
 
     @Override
@@ -91,7 +94,13 @@ public final class JetStreamSpool implements Spool {
         List<ClaimName> out = new ArrayList<>();
         for (Ledger.Listed item : ledger.entries()) {
             if (LedgerEntry.CLAIMED.equals(item.seen().entry().state())) {
-                out.add(item.seen().entry().claimName(item.id()));
+                Optional<ClaimName> name = item.seen().entry().claimNameIfWellFormed(item.id());
+                if (name.isPresent()) {
+                    out.add(name.get());
+                } else {
+                    LOG.warnf("the ledger entry of %s is claimed but names no claim (generation %s, reading %s): "
+                            + "left alone", item.id(), item.seen().entry().generation(), item.seen().entry().reading());
+                }
             }
         }
         return out;

@@ -36,6 +36,9 @@ final class JetStreamUpkeep implements SpoolUpkeep {
     @Override
     public int tidy(Instant cutoff, boolean sweep) throws IOException {
         int finished = store.recoverBatches(cutoff);
+        if (sweep) {
+            ledger.purgeDeletes();
+        }
         store.counts();
         return finished;
     }

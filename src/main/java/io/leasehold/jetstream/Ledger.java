@@ -157,6 +157,18 @@ final class Ledger {
         }
     }
 
+    /** Removes delete markers older than the client's threshold (30 minutes): listings stream them too. */
+    void purgeDeletes() throws IOException {
+        try {
+            NatsCalls.guarded("tidying " + bucket, () -> {
+                kv.purgeDeletes();
+                return null;
+            });
+        } catch (JetStreamApiException e) {
+            throw new IOException("the delete markers of " + bucket + " could not be purged: " + e.getMessage(), e);
+        }
+    }
+
     /** The bucket itself, for a watch. */
     KeyValue kv() {
         return kv;

@@ -7,6 +7,7 @@ import io.leasehold.spool.ItemState;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -75,10 +76,10 @@ record LedgerEntry(String state, String was, int attempt, String generation, Str
         return CLAIMED.equals(state) && of.toString().equals(generation);
     }
 
-    ClaimName claimName(String id) {
-        return new ClaimName(id, Generation.parse(generation).orElseThrow(
-                () -> new IllegalStateException("the ledger entry of " + id + " holds a bad generation " + generation)),
-                reading);
+    /** This claim's name; empty when the entry holds no well-formed generation or reading (written by someone else). */
+    Optional<ClaimName> claimNameIfWellFormed(String id) {
+        return reading == null ? Optional.empty() : Generation.parse(generation == null ? "" : generation)
+                .map(g -> new ClaimName(id, g, reading));
     }
 
     LedgerEntry claimed(ClaimName claim, String by) {

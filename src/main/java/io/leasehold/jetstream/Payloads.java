@@ -56,6 +56,9 @@ final class Payloads {
             if (bounded.exceeded) {
                 throw new ItemStore.PayloadTooLargeException(limit);
             }
+            if (bounded.failure != null) {
+                throw bounded.failure; // the body's own failure (a client that broke off: 408), not the store's
+            }
             throw e instanceof IOException io ? io : new IOException("the payload " + name + " could not be stored: "
                     + e.getMessage(), e);
         }
@@ -103,6 +106,8 @@ final class Payloads {
         private final long limit;
         private long read;
         boolean exceeded;
+        /** What reading the body threw, as it threw it. */
+        IOException failure;
 
         BoundedInput(InputStream in, long limit) {
             this.in = in;
@@ -117,7 +122,13 @@ final class Payloads {
 
         @Override
         public int read(byte[] b, int off, int len) throws IOException {
-            int n = in.read(b, off, (int) Math.min(len, limit - read + 1));
+            int n;
+            try {
+                n = in.read(b, off, (int) Math.min(len, limit - read + 1));
+            } catch (IOException e) {
+                failure = e;
+                throw e;
+            }
             if (n > 0 && (read += n) > limit) {
                 exceeded = true;
                 throw new ItemStore.PayloadTooLargeException(limit);

@@ -16,6 +16,7 @@ import io.nats.client.Options;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -88,6 +89,16 @@ class JetStreamSpoolContractTest extends SpoolContract {
         assertTrue(
                 mine.settle(claim.renewedAt(clock.now().plusSeconds(40)), ItemState.DONE));
         assertEquals(Optional.of("done"), state("stale"));
+    }
+
+    @Test
+    void aClaimedEntryThatNamesNoClaimIsLeftAloneAndTheOthersAreStillListed() throws Exception {
+        otherLedger.kv().put("junk", "{\"state\":\"claimed\",\"generation\":\"nope\"}".getBytes());
+        enqueue("real", new byte[] {1});
+        ClaimName claim = mine.claim("real", clock.now()).orElseThrow();
+        assertEquals(List.of(claim), theirs.claims(), "the junk entry is skipped, not fatal to the listing");
+        assertEquals(Optional.empty(), theirs.find("junk", claim.generation()));
+        assertEquals(Optional.empty(), theirs.claim("junk", clock.now()), "nor claimable");
     }
 
     @Override

@@ -95,6 +95,72 @@ public abstract class ItemStoreContract {
         }
     }
 
+    /** A body that sends one byte, then waits until the test lets it end. */
+    private static final class HeldBody extends java.io.InputStream {
+        final java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+        final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        private boolean sent;
+
+        @Override
+        public int read() throws IOException {
+            if (!sent) {
+                sent = true;
+                started.countDown();
+                return 'x';
+            }
+            try {
+                release.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                throw new java.io.InterruptedIOException();
+            }
+            return -1;
+        }
+    }
+
+    @Test
+    void anIdIsKnownFromTheMomentItsFirstEnqueueBeganThoughItStillUploads() throws Exception {
+        String id = uniqueId("uploading");
+        HeldBody body = new HeldBody();
+        CompletableFuture<ItemView> first = CompletableFuture.supplyAsync(() -> {
+            try {
+                return store.enqueue(id, body, MAX);
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertTrue(body.started.await(30, TimeUnit.SECONDS), "the first upload began");
+        assertThrows(ItemStore.DuplicateItemException.class, () -> enqueue(id, "second".getBytes()),
+                "the second enqueue is refused while the first still uploads");
+        assertEquals("none", state(id), "not an item before its payload is whole");
+        body.release.countDown();
+        assertEquals("pending", first.get(30, TimeUnit.SECONDS).state());
+        assertArrayEquals("x".getBytes(), spool.payload(spool.claim(id, clock.now()).orElseThrow()));
+    }
+
+    @Test
+    void anUploadTheClientBrokeOffFailsWithItsOwnErrorAndLeavesNothing() throws IOException {
+        String id = uniqueId("broken");
+        class Broke extends IOException {
+            Broke() {
+                super("the client went away");
+            }
+        }
+        java.io.InputStream breaking = new java.io.InputStream() {
+            private int n;
+
+            @Override
+            public int read() throws IOException {
+                if (n++ < 10) {
+                    return 'y';
+                }
+                throw new Broke();
+            }
+        };
+        assertThrows(Broke.class, () -> store.enqueue(id, breaking, MAX), "the body's error, not the store's");
+        assertEquals("none", state(id));
+        assertEquals("pending", enqueue(id, new byte[] {1}).state(), "the id is free again");
+    }
+
     @Test
     void aPayloadPastTheLimitIsRefusedAndLeavesNothing() throws IOException {
         String id = uniqueId("big");
