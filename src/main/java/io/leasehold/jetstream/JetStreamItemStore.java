@@ -61,11 +61,7 @@ public final class JetStreamItemStore implements ItemStore {
         String name = Payloads.freshName(id);
         Instant now = clock.now();
         LedgerEntry reserved = LedgerEntry.staged("enqueue-" + name, now, name);
-        if (!ledger.create(id, reserved)) {
-            throw new DuplicateItemException(id);
-        }
-        Ledger.Seen mine = ledger.read(id).filter(seen -> seen.entry().equals(reserved))
-                .orElseThrow(() -> new IOException("the reservation of " + id + " vanished before its upload"));
+        Ledger.Seen mine = ledger.created(id, reserved).orElseThrow(() -> new DuplicateItemException(id));
         try {
             payloads.put(name, payload, maxBytes);
         } catch (IOException | RuntimeException e) {

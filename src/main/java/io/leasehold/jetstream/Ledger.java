@@ -77,12 +77,18 @@ final class Ledger {
 
     /** A new entry; false when the key holds one already. A tombstone is replaced, by one creator only. */
     boolean create(String id, LedgerEntry entry) throws IOException {
+        return created(id, entry).isPresent();
+    }
+
+    /** As {@link #create}, answering the entry at the revision it was created at; empty when refused. */
+    Optional<Seen> created(String id, LedgerEntry entry) throws IOException {
         try {
-            NatsCalls.guarded("creating " + id, () -> kv.create(LedgerKeys.key(id), LedgerJson.encode(entry)));
-            return true;
+            long revision = NatsCalls.guarded("creating " + id,
+                    () -> kv.create(LedgerKeys.key(id), LedgerJson.encode(entry)));
+            return Optional.of(new Seen(revision, entry));
         } catch (JetStreamApiException e) {
             if (e.getApiErrorCode() == WRONG_LAST_SEQUENCE) {
-                return landed(id, entry);
+                return read(id).filter(now -> now.entry().equals(entry)); // its own after all, or another's
             }
             throw new IOException("the ledger entry of " + id + " could not be created: " + e.getMessage(), e);
         }
@@ -226,8 +232,4 @@ final class Ledger {
         return out;
     }
 
-    /** After a refusal: the write counts only if the entry now is exactly what this writer wrote. */
-    private boolean landed(String id, LedgerEntry written) throws IOException {
-        return read(id).map(now -> now.entry().equals(written)).orElse(false);
-    }
 }
