@@ -11,7 +11,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * keeps their constructors and accessors only when told to.
  */
 @RegisterForReflection(targets = {LeaseRecord.class, Holder.class, AttemptRecord.class, AttemptRecord.Kind.class},
-        classNames = "io.leasehold.jetstream.LedgerEntry")
+        classNames = {"io.leasehold.jetstream.LedgerEntry", "io.leasehold.jetstream.BatchMarkers$Marker"})
 public final class NativeReflection {
 
     private NativeReflection() {

@@ -18,6 +18,10 @@ import org.jboss.logging.Logger;
  */
 final class BatchMarkers {
 
+    /** A committed batch's marker, as people read it with {@code nats kv get}: its ids, in line order. */
+    record Marker(List<String> ids) {
+    }
+
     private static final Logger LOG = Logger.getLogger(BatchMarkers.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -29,7 +33,7 @@ final class BatchMarkers {
     }
 
     static void write(Ledger ledger, String batch, List<String> ids) throws IOException {
-        if (!ledger.createRaw(key(batch), JSON.writeValueAsBytes(Map.of("ids", ids)))) {
+        if (!ledger.createRaw(key(batch), JSON.writeValueAsBytes(new Marker(ids)))) {
             throw new IOException("the commit marker of " + batch + " exists already");
         }
     }
@@ -57,7 +61,6 @@ final class BatchMarkers {
      * one whose batch has none, staged before {@code cutoff}, is removed with its payload. Returns how many
      * items it finished.
      */
-    @SuppressWarnings("unchecked")
     static int recover(Ledger ledger, Payloads payloads, Instant cutoff, Consumer<String> arrivals) throws IOException {
         Map<String, List<String>> byBatch = new HashMap<>();
         List<Ledger.Listed> all = ledger.entries();
@@ -70,7 +73,7 @@ final class BatchMarkers {
         for (Map.Entry<String, List<String>> batch : byBatch.entrySet()) {
             Optional<byte[]> marker = ledger.readRaw(key(batch.getKey()));
             if (marker.isPresent()) {
-                List<String> ids = (List<String>) JSON.readValue(marker.get(), Map.class).get("ids");
+                List<String> ids = JSON.readValue(marker.get(), Marker.class).ids();
                 rollForward(ledger, batch.getKey(), ids, arrivals);
                 finished += batch.getValue().size();
                 continue;
