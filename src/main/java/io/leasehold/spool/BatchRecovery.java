@@ -106,9 +106,20 @@ final class BatchRecovery {
 
     /** Removes a batch that was never committed: the reservations that name its files, then the files. */
     static void rollBack(BatchFolder folder, Reservations reservations) throws IOException {
+        rollBack(folder, reservations, id -> true);
+    }
+
+    /**
+     * As {@link #rollBack(BatchFolder, Reservations)}, releasing only the ids {@code reservedHere} names: a
+     * live batch knows which ids it reserved, and must never release one whose reserve it lost (another
+     * enqueue's reservation, perhaps created and not yet written, which a release would take for a stale one).
+     */
+    static void rollBack(BatchFolder folder, Reservations reservations, java.util.function.Predicate<String> reservedHere)
+            throws IOException {
         for (String name : folder.entries()) {
             Optional<FileFacts> facts = FileFacts.of(folder.dir.resolve(name));
-            if (ItemId.isValid(name) && facts.isPresent() && facts.get().regular() && facts.get().links() == 1) {
+            if (ItemId.isValid(name) && reservedHere.test(name) && facts.isPresent() && facts.get().regular()
+                    && facts.get().links() == 1) {
                 reservations.release(name, facts.get().ino());
             }
         }
