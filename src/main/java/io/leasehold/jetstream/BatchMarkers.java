@@ -61,9 +61,9 @@ final class BatchMarkers {
      * one whose batch has none, staged before {@code cutoff}, is removed with its payload. Returns how many
      * items it finished.
      */
-    static int recover(Ledger ledger, Payloads payloads, Instant cutoff, Consumer<String> arrivals) throws IOException {
+    static int recover(Ledger ledger, Payloads payloads, List<Ledger.Listed> all, Instant cutoff,
+            Consumer<String> arrivals) throws IOException {
         Map<String, List<String>> byBatch = new HashMap<>();
-        List<Ledger.Listed> all = ledger.entries();
         for (Ledger.Listed item : all) {
             if (item.seen().entry().staged()) {
                 byBatch.computeIfAbsent(item.seen().entry().holder(), b -> new ArrayList<>()).add(item.id());

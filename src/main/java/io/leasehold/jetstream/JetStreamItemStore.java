@@ -94,9 +94,16 @@ public final class JetStreamItemStore implements ItemStore {
         return new JetStreamStagedBatch(ledger, payloads, clock, this::newId, id -> arrivals.accept(id), maxBytes);
     }
 
-    /** Finishes batches a crash left half-way (see {@link BatchMarkers#recover}); returns how many items. */
-    int recoverBatches(Instant cutoff) throws IOException {
-        return BatchMarkers.recover(ledger, payloads, cutoff, id -> arrivals.accept(id));
+    /**
+     * Finishes batches and reservations a crash left half-way (see {@link BatchMarkers#recover}) and counts
+     * the items afresh, from one listing (a second only when something was finished). Returns how many items
+     * it finished.
+     */
+    int recoverAndCount(Instant cutoff) throws IOException {
+        List<Ledger.Listed> all = ledger.entries();
+        int finished = BatchMarkers.recover(ledger, payloads, all, cutoff, id -> arrivals.accept(id));
+        lastCounts = count(finished > 0 ? ledger.entries() : all);
+        return finished;
     }
 
     @Override
@@ -120,12 +127,18 @@ public final class JetStreamItemStore implements ItemStore {
 
     @Override
     public SpoolCounts counts() throws IOException {
+        SpoolCounts counts = count(ledger.entries());
+        lastCounts = counts;
+        return counts;
+    }
+
+    private SpoolCounts count(List<Ledger.Listed> all) {
         long pending = 0;
         long claimed = 0;
         long done = 0;
         long failed = 0;
         Instant oldest = null;
-        for (Ledger.Listed item : ledger.entries()) {
+        for (Ledger.Listed item : all) {
             LedgerEntry e = item.seen().entry();
             Optional<ItemState> state = ItemState.parse(e.state());
             if (state.isEmpty()) {
@@ -142,9 +155,7 @@ public final class JetStreamItemStore implements ItemStore {
             }
         }
         long age = oldest == null ? 0 : Math.max(0, clock.now().toEpochMilli() - oldest.toEpochMilli());
-        SpoolCounts counts = new SpoolCounts(pending, claimed, done, failed, age);
-        lastCounts = counts;
-        return counts;
+        return new SpoolCounts(pending, claimed, done, failed, age);
     }
 
     @Override

@@ -28,19 +28,15 @@ final class JetStreamUpkeep implements SpoolUpkeep {
 
     @Override
     public int open(Instant staleBefore, Duration recountEvery) throws IOException {
-        int finished = store.recoverBatches(staleBefore);
-        store.counts();
-        return finished;
+        return store.recoverAndCount(staleBefore);
     }
 
     @Override
     public int tidy(Instant cutoff, boolean sweep) throws IOException {
-        int finished = store.recoverBatches(cutoff);
         if (sweep) {
             ledger.purgeDeletes();
         }
-        store.counts();
-        return finished;
+        return store.recoverAndCount(cutoff);
     }
 
     @Override

@@ -62,7 +62,7 @@ final class BatchRecovery {
             return false;
         }
         if (!marker.committed()) {
-            rollBack(folder, reservations);
+            rollBack(folder, reservations, true);
             LOG.infof("rolled back %s: its maker stopped before the batch was committed", folder.dir);
             return true;
         }
@@ -105,22 +105,16 @@ final class BatchRecovery {
     }
 
     /** Removes a batch that was never committed: the reservations that name its files, then the files. */
-    static void rollBack(BatchFolder folder, Reservations reservations) throws IOException {
-        rollBack(folder, reservations, id -> true);
-    }
-
-    /**
-     * As {@link #rollBack(BatchFolder, Reservations)}, releasing only the ids {@code reservedHere} names: a
-     * live batch knows which ids it reserved, and must never release one whose reserve it lost (another
-     * enqueue's reservation, perhaps created and not yet written, which a release would take for a stale one).
-     */
-    static void rollBack(BatchFolder folder, Reservations reservations, java.util.function.Predicate<String> reservedHere)
-            throws IOException {
+    /** {@code deadMaker}: the batch's maker is gone, so an empty reservation of its ids is its own leftover. */
+    static void rollBack(BatchFolder folder, Reservations reservations, boolean deadMaker) throws IOException {
         for (String name : folder.entries()) {
             Optional<FileFacts> facts = FileFacts.of(folder.dir.resolve(name));
-            if (ItemId.isValid(name) && reservedHere.test(name) && facts.isPresent() && facts.get().regular()
-                    && facts.get().links() == 1) {
-                reservations.release(name, facts.get().ino());
+            if (ItemId.isValid(name) && facts.isPresent() && facts.get().regular() && facts.get().links() == 1) {
+                if (deadMaker) {
+                    reservations.releaseOfDeadMaker(name, facts.get().ino());
+                } else {
+                    reservations.release(name, facts.get().ino());
+                }
             }
         }
         removeRest(folder);

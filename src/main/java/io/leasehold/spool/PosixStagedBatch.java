@@ -59,8 +59,6 @@ public final class PosixStagedBatch implements StagedBatch {
     private final BatchFolder folder;
     private final List<Item> items = new ArrayList<>();
     private final BatchLines lines = new BatchLines();
-    /** The ids this batch itself reserved: a roll-back releases these and no other. */
-    private final java.util.Set<String> reserved = new java.util.HashSet<>();
     private final List<Future<Void>> fsyncs = new ArrayList<>();
     private FileChannel open;
     private Path openPath;
@@ -131,7 +129,6 @@ public final class PosixStagedBatch implements StagedBatch {
         if (!reservations.reserve(id, openIno)) {
             throw new ItemStore.DuplicateItemException(id);
         }
-        reserved.add(id);
         if (queries.lookOnce(id).isPresent()) {
             throw new ItemStore.DuplicateItemException(id); // an item of a spool older than reservations
         }
@@ -222,7 +219,7 @@ public final class PosixStagedBatch implements StagedBatch {
                 open = null;
             }
             if (!committed) {
-                BatchRecovery.rollBack(folder, reservations, reserved::contains);
+                BatchRecovery.rollBack(folder, reservations, false);
             } else {
                 LOG.warnf("batch %s is committed but was left unfinished: housekeeping rolls it forward", folder.dir);
             }

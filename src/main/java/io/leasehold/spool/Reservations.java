@@ -55,13 +55,23 @@ final class Reservations {
 
     /** Reserves {@code id} for the file with this inode; false when the id is reserved already. */
     boolean reserve(String id, long ino) throws IOException {
+        java.nio.channels.FileChannel created;
         try {
-            Files.writeString(file(id), ino + "\n", StandardCharsets.US_ASCII, StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE);
-            return true;
+            created = java.nio.channels.FileChannel.open(file(id), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         } catch (FileAlreadyExistsException e) {
             return false;
         }
+        try (created) {
+            java.nio.ByteBuffer text = java.nio.ByteBuffer.wrap((ino + "\n").getBytes(StandardCharsets.US_ASCII));
+            while (text.hasRemaining()) {
+                created.write(text);
+            }
+        } catch (IOException e) {
+            // Created by this call and never written (a full disk): nobody else's, so it goes at once.
+            Files.deleteIfExists(file(id));
+            throw e;
+        }
+        return true;
     }
 
     /**
@@ -112,10 +122,25 @@ final class Reservations {
         };
     }
 
-    /** Removes the reservation when it still names this inode (or was never written): never another's. */
+    /**
+     * Removes the reservation when it still names this inode: never another's. An empty one may be another
+     * maker's between its create and its write, so a live maker's release leaves it alone.
+     */
     void release(String id, long ino) throws IOException {
+        release(id, ino, false);
+    }
+
+    /**
+     * As {@link #release(String, long)}, for the leftovers of a maker that is gone: its reservation may also
+     * be empty (it died between the create and the write), and then it goes too.
+     */
+    void releaseOfDeadMaker(String id, long ino) throws IOException {
+        release(id, ino, true);
+    }
+
+    private void release(String id, long ino, boolean emptyToo) throws IOException {
         Reservation r = read(id);
-        if (r.state() == State.EMPTY || r.state() == State.NAMES && r.ino() == ino) {
+        if (emptyToo && r.state() == State.EMPTY || r.state() == State.NAMES && r.ino() == ino) {
             Files.deleteIfExists(file(id));
         }
     }

@@ -45,7 +45,7 @@ final class SpoolCleanup {
                 removed++;
                 Optional<String> upload = uploadId(name);
                 if (upload.isPresent() && facts.get().links() == 1) {
-                    reservations.release(upload.get(), facts.get().ino()); // it never reached pending/
+                    reservations.releaseOfDeadMaker(upload.get(), facts.get().ino()); // it never reached pending/
                 }
             }
         }

@@ -7,14 +7,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -59,12 +53,12 @@ class EnqueueBenchmark {
     @Test
     @Order(1)
     void singlesAgainstTheBareLoop() throws Exception {
-        postSingles("warm-up", 0); // JIT and connections, not timed
+        Parallel.postItems(service.port(), CLIENTS, POSTS_PER_CLIENT, "warm-up"); // JIT and connections, not timed
         double[] posts = new double[RUNS];
         for (int run = 0; run < RUNS; run++) {
             BARE[0][run] = bare(1, run);
             BARE[1][run] = bare(CLIENTS, run);
-            posts[run] = postSingles("r" + run, run);
+            posts[run] = Parallel.postItems(service.port(), CLIENTS, POSTS_PER_CLIENT, "r" + run);
         }
         long expected = (RUNS + 1L) * CLIENTS * POSTS_PER_CLIENT;
         assertEquals(expected, spool.count("pending"), "every item answered 201 is in pending/");
@@ -98,38 +92,13 @@ class EnqueueBenchmark {
     private static double bare(int threads, int run) throws Exception {
         BenchSpool raw = new BenchSpool(WORK.resolve("bare-" + threads + "-" + run));
         int each = BARE_ITEMS / threads;
-        double seconds = parallel(threads, t -> {
+        double seconds = Parallel.seconds(threads, t -> {
             for (int i = 0; i < each; i++) {
                 raw.enqueueDurably(BenchSpool.id("t" + t, i), BenchSpool.payload(i));
             }
         });
         assertEquals(each * threads, raw.count("pending"));
         return each * threads / seconds;
-    }
-
-    private static double postSingles(String prefix, int run) throws Exception {
-        PlainHttp[] connections = new PlainHttp[CLIENTS];
-        for (int c = 0; c < CLIENTS; c++) {
-            connections[c] = new PlainHttp(service.port()); // connected before the clock starts, as keep-alive
-        }
-        try {
-            double seconds = parallel(CLIENTS, c -> {
-                for (int i = 0; i < POSTS_PER_CLIENT; i++) {
-                    String id = prefix + "-c" + c + "-" + i;
-                    PlainHttp.Answer answer = connections[c].post("/items?id=" + id, "application/octet-stream",
-                            BenchSpool.payload(i));
-                    if (answer.status() != 201) {
-                        throw new AssertionError("POST /items?id=" + id + " answered " + answer.status() + ": "
-                                + answer.body());
-                    }
-                }
-            });
-            return CLIENTS * POSTS_PER_CLIENT / seconds;
-        } finally {
-            for (PlainHttp connection : connections) {
-                connection.close();
-            }
-        }
     }
 
     private static double postBatch(String prefix) throws Exception {
@@ -147,32 +116,6 @@ class EnqueueBenchmark {
                 throw new AssertionError("POST /items/batch answered " + answer.status() + ": " + answer.body());
             }
             return BATCH / seconds;
-        }
-    }
-
-    interface Work {
-        void run(int worker) throws Exception;
-    }
-
-    /** Runs {@code work} on {@code n} threads at once; the seconds from the start until the last ended. */
-    private static double parallel(int n, Work work) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(n);
-        try {
-            List<Callable<Void>> tasks = new ArrayList<>();
-            for (int t = 0; t < n; t++) {
-                int worker = t;
-                tasks.add(() -> {
-                    work.run(worker);
-                    return null;
-                });
-            }
-            long start = System.nanoTime();
-            for (Future<Void> done : pool.invokeAll(tasks)) {
-                done.get();
-            }
-            return (System.nanoTime() - start) / 1e9;
-        } finally {
-            pool.shutdownNow();
         }
     }
 

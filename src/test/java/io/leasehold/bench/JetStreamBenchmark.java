@@ -16,13 +16,8 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -108,30 +103,9 @@ class JetStreamBenchmark {
         });
     }
 
-    interface Work {
-        void run(int thread) throws Exception;
-    }
-
     /** Items/s of {@code N} items over {@code threads}. */
-    private static double parallel(int threads, Work work) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            long start = System.nanoTime();
-            for (int t = 0; t < threads; t++) {
-                int thread = t;
-                done.add(pool.submit(() -> {
-                    work.run(thread);
-                    return null;
-                }));
-            }
-            for (Future<?> f : done) {
-                f.get();
-            }
-            return N / ((System.nanoTime() - start) / 1e9);
-        } finally {
-            pool.shutdownNow();
-        }
+    private static double parallel(int threads, Parallel.Work work) throws Exception {
+        return N / Parallel.seconds(threads, work);
     }
 
     /**
@@ -147,30 +121,6 @@ class JetStreamBenchmark {
         return service;
     }
 
-    private static double postItems(BenchService service, String prefix) throws Exception {
-        PlainHttp[] clients = new PlainHttp[CLIENTS];
-        for (int c = 0; c < CLIENTS; c++) {
-            clients[c] = new PlainHttp(service.port());
-        }
-        try {
-            return parallel(CLIENTS, c -> {
-                for (int i = 0; i < N / CLIENTS; i++) {
-                    String id = prefix + "-c" + c + "-" + i;
-                    PlainHttp.Answer answer = clients[c].post("/items?id=" + id, "application/octet-stream",
-                            BenchSpool.payload(i));
-                    if (answer.status() != 201) {
-                        throw new AssertionError("POST /items?id=" + id + " answered " + answer.status() + ": "
-                                + answer.body());
-                    }
-                }
-            });
-        } finally {
-            for (PlainHttp client : clients) {
-                client.close();
-            }
-        }
-    }
-
     @Test
     void enqueueAndDrainAgainstTheBareCallsAndPickup() throws Exception {
         double[] bare1 = new double[RUNS];
@@ -179,7 +129,7 @@ class JetStreamBenchmark {
         double[] posts = new double[RUNS];
         double[] drains = new double[RUNS];
         try (BenchService service = service("service", false)) {
-            postItems(service, "warm-up"); // JIT and connections, not timed
+            Parallel.postItems(service.port(), CLIENTS, N / CLIENTS, "warm-up"); // JIT and connections, not timed
             String warm = service.post("/drain?budget=10m").body();
             assertEquals(true, warm.contains("\"done\":" + N), "the warm-up pass: " + warm);
             for (int run = 0; run < RUNS; run++) {
@@ -187,7 +137,7 @@ class JetStreamBenchmark {
                 bare1[run] = bareEnqueue(one, 1);
                 bareDrain[run] = bareDrain(one);
                 bare8[run] = bareEnqueue(buckets(), CLIENTS);
-                posts[run] = postItems(service, "r" + run);
+                posts[run] = Parallel.postItems(service.port(), CLIENTS, N / CLIENTS, "r" + run);
                 long start = System.nanoTime();
                 String pass = service.post("/drain?budget=10m").body();
                 drains[run] = N / ((System.nanoTime() - start) / 1e9);

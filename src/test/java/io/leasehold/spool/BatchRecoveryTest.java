@@ -157,6 +157,18 @@ class BatchRecoveryTest extends StoreTestBase {
     }
 
     @Test
+    void aRollBackNeverReleasesAReservationCreatedAndNotYetWritten() throws IOException {
+        List<String> ids = ids("racing");
+        // Another enqueue between its create and its write: an empty reservation, under load for longer
+        // than any number of looks. The batch that loses the id to it must leave it alone.
+        Files.writeString(layout.file(SpoolFolder.IDS, ids.get(0)), "");
+        StagedBatch batch = store.stageBatch(MAX);
+        assertThrows(ItemStore.DuplicateItemException.class, () -> batch.payload(1, ids.get(0)));
+        batch.close();
+        assertTrue(Files.exists(layout.file(SpoolFolder.IDS, ids.get(0))), "the other maker's reservation is kept");
+    }
+
+    @Test
     void aRollBackNeverReleasesAnotherEnqueuesReservation() throws IOException {
         List<String> ids = ids("theirs");
         StagedBatch batch = store.stageBatch(MAX);
