@@ -57,16 +57,17 @@ final class BatchMarkers {
     }
 
     /**
-     * Finishes the batches a crash left: every staged item whose batch has a marker is rolled forward;
+     * Finishes the batches a crash left, from a listing of staged items (each is read again before it is
+     * moved): every staged item whose batch has a marker is rolled forward;
      * one whose batch has none, staged before {@code cutoff}, is removed with its payload. Returns how many
      * items it finished.
      */
-    static int recover(Ledger ledger, Payloads payloads, List<Ledger.Listed> all, Instant cutoff,
+    static int recover(Ledger ledger, Payloads payloads, List<MirrorCopy.Glimpse> staged, Instant cutoff,
             Consumer<String> arrivals) throws IOException {
         Map<String, List<String>> byBatch = new HashMap<>();
-        for (Ledger.Listed item : all) {
-            if (item.seen().entry().staged()) {
-                byBatch.computeIfAbsent(item.seen().entry().holder(), b -> new ArrayList<>()).add(item.id());
+        for (MirrorCopy.Glimpse item : staged) {
+            if (item.entry().staged()) {
+                byBatch.computeIfAbsent(item.entry().holder(), b -> new ArrayList<>()).add(item.id());
             }
         }
         int finished = 0;

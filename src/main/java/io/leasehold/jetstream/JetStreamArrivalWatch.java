@@ -1,28 +1,23 @@
 package io.leasehold.jetstream;
 
 import io.leasehold.spool.ArrivalWatch;
-import io.nats.client.api.KeyValueEntry;
-import io.nats.client.api.KeyValueOperation;
-import io.nats.client.api.KeyValueWatchOption;
-import io.nats.client.api.KeyValueWatcher;
-import io.nats.client.impl.NatsKeyValueWatchSubscription;
-import java.io.IOException;
-import java.util.Optional;
 import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
 /**
- * The doorbell of a JetStream spool: a watch of the ledger's updates, telling the drain of every entry
- * that became pending (an enqueue, a hand-back, a retry) as the server sends it. Only a hint: whoever
- * claims first wins by the ledger's compare-and-set, and the drain's poll finds whatever a watch missed
- * (a watch is not promised to resume after a server restart).
+ * The doorbell of a JetStream spool: the ledger's standing watch ({@link LedgerMirror}) tells the drain of
+ * every entry that became pending (an enqueue, a hand-back, a retry) as the server sends it. Only a hint:
+ * whoever claims first wins by the ledger's compare-and-set, and when the watch is made afresh (after a
+ * reconnect, or a watch that stopped) the drain is told it may have missed some, and looks.
  */
 final class JetStreamArrivalWatch implements ArrivalWatch {
 
     private static final Logger LOG = Logger.getLogger(JetStreamArrivalWatch.class);
 
     private final Ledger ledger;
-    private volatile NatsKeyValueWatchSubscription subscription;
+    private volatile LedgerMirror mirror;
+    private volatile Consumer<String> arrived;
+    private volatile Runnable missed;
 
     JetStreamArrivalWatch(Ledger ledger) {
         this.ledger = ledger;
@@ -30,45 +25,25 @@ final class JetStreamArrivalWatch implements ArrivalWatch {
 
     @Override
     public boolean start(Consumer<String> arrived, Runnable missed) {
-        KeyValueWatcher watcher = new KeyValueWatcher() {
-            @Override
-            public void watch(KeyValueEntry entry) {
-                if (entry.getOperation() != KeyValueOperation.PUT || entry.getValue() == null) {
-                    return;
-                }
-                Optional<String> id = LedgerKeys.id(entry.getKey());
-                try {
-                    if (id.isPresent() && LedgerJson.decode(entry.getValue()).pending()) {
-                        arrived.accept(id.get());
-                    }
-                } catch (IOException e) {
-                    LOG.debugf("an entry of %s the watch could not read: %s", entry.getKey(), e.getMessage());
-                }
-            }
-
-            @Override
-            public void endOfData() {
-            }
-        };
         try {
-            subscription = NatsCalls.guarded("watching " + ledger.bucket(),
-                    () -> ledger.kv().watchAll(watcher, KeyValueWatchOption.UPDATES_ONLY));
-            return true;
+            mirror = ledger.mirror();
         } catch (Exception e) {
             LOG.warnf("no watch of %s (%s): arrivals are found at each poll", ledger.bucket(), e.getMessage());
             return false;
         }
+        this.arrived = arrived;
+        this.missed = missed;
+        mirror.onArrival(arrived);
+        mirror.onRebuilt(missed);
+        return true;
     }
 
     @Override
     public void close() {
-        NatsKeyValueWatchSubscription watching = subscription;
+        LedgerMirror watching = mirror;
         if (watching != null) {
-            try {
-                watching.unsubscribe();
-            } catch (RuntimeException e) {
-                LOG.debugf("the watch of %s could not be ended cleanly: %s", ledger.bucket(), e.getMessage());
-            }
+            watching.offArrival(arrived);
+            watching.offRebuilt(missed);
         }
     }
 }

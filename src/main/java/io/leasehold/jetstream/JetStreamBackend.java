@@ -60,6 +60,7 @@ public final class JetStreamBackend implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
+        ledger.close();
         connection.close();
     }
 }

@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -25,8 +24,8 @@ import org.jboss.logging.Logger;
  * creates the item's ledger entry: the create is the commit, refused when the id is known. Cancel,
  * retry and purge are moves like the drain's, at the revision they read, so they race the drain safely.
  *
- * <p>Not yet (docs/jetstream-spool.md): counts and listings stream every entry, where the design has a
- * standing watch keep them; {@link #countsNow()} answers the last such count.
+ * <p>Counts and listings come from the ledger's picture in memory ({@link LedgerMirror}): what this instance
+ * wrote shows at once, another instance's moves after the watch's lag. A lookup reads the entry itself.
  */
 public final class JetStreamItemStore implements ItemStore {
 
@@ -38,7 +37,7 @@ public final class JetStreamItemStore implements ItemStore {
     private final LeaseTerms terms;
     private final Clock clock;
     private volatile Consumer<String> arrivals = id -> { };
-    private volatile SpoolCounts lastCounts = new SpoolCounts(0, 0, 0, 0, 0);
+    private static final SpoolCounts NONE_YET = new SpoolCounts(0, 0, 0, 0, 0);
 
     JetStreamItemStore(Ledger ledger, Payloads payloads, JetStreamSpool spool, LeaseTerms terms, Clock clock) {
         this.ledger = ledger;
@@ -95,15 +94,12 @@ public final class JetStreamItemStore implements ItemStore {
     }
 
     /**
-     * Finishes batches and reservations a crash left half-way (see {@link BatchMarkers#recover}) and counts
-     * the items afresh, from one listing (a second only when something was finished). Returns how many items
-     * it finished.
+     * Finishes batches and reservations a crash left half-way (see {@link BatchMarkers#recover}), found in
+     * the ledger's picture. Returns how many items it finished.
      */
-    int recoverAndCount(Instant cutoff) throws IOException {
-        List<Ledger.Listed> all = ledger.entries();
-        int finished = BatchMarkers.recover(ledger, payloads, all, cutoff, id -> arrivals.accept(id));
-        lastCounts = count(finished > 0 ? ledger.entries() : all);
-        return finished;
+    int recover(Instant cutoff) throws IOException {
+        List<MirrorCopy.Glimpse> staged = ledger.mirror().copy().inState(LedgerEntry.STAGED, Integer.MAX_VALUE, g -> true);
+        return BatchMarkers.recover(ledger, payloads, staged, cutoff, id -> arrivals.accept(id));
     }
 
     @Override
@@ -115,52 +111,26 @@ public final class JetStreamItemStore implements ItemStore {
 
     @Override
     public List<ItemView> list(ItemState state, int limit) throws IOException {
-        List<ItemView> all = new ArrayList<>();
-        for (Ledger.Listed item : ledger.entries()) {
-            if (item.seen().entry().state().equals(state.label())) {
-                all.add(view(item.id(), item.seen().entry()));
-            }
+        List<ItemView> out = new ArrayList<>();
+        for (MirrorCopy.Glimpse item : ledger.mirror().copy().inState(state.label(), limit, g -> true)) {
+            out.add(view(item.id(), item.entry()));
         }
-        all.sort(Comparator.comparing(ItemView::since).thenComparing(ItemView::id));
-        return all.size() > limit ? all.subList(0, limit) : all;
+        return out;
     }
 
     @Override
     public SpoolCounts counts() throws IOException {
-        SpoolCounts counts = count(ledger.entries());
-        lastCounts = counts;
-        return counts;
+        return ledger.mirror().copy().counts(clock.now());
     }
 
-    private SpoolCounts count(List<Ledger.Listed> all) {
-        long pending = 0;
-        long claimed = 0;
-        long done = 0;
-        long failed = 0;
-        Instant oldest = null;
-        for (Ledger.Listed item : all) {
-            LedgerEntry e = item.seen().entry();
-            Optional<ItemState> state = ItemState.parse(e.state());
-            if (state.isEmpty()) {
-                continue; // a state of a later build: counted by that build
-            }
-            switch (state.get()) {
-                case PENDING -> {
-                    pending++;
-                    oldest = oldest == null || e.enqueuedAt().isBefore(oldest) ? e.enqueuedAt() : oldest;
-                }
-                case CLAIMED -> claimed++;
-                case DONE -> done++;
-                case FAILED -> failed++;
-            }
-        }
-        long age = oldest == null ? 0 : Math.max(0, clock.now().toEpochMilli() - oldest.toEpochMilli());
-        return new SpoolCounts(pending, claimed, done, failed, age);
-    }
-
+    /** The picture's counts as they are; zeros before the first picture is whole. */
     @Override
     public SpoolCounts countsNow() {
-        return lastCounts;
+        try {
+            return ledger.mirror().copyNow().map(copy -> copy.counts(clock.now())).orElse(NONE_YET);
+        } catch (IOException e) {
+            return NONE_YET; // no watch yet: the gauges read zeros, readiness says why
+        }
     }
 
     @Override

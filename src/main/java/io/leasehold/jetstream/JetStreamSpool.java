@@ -23,9 +23,9 @@ import org.jboss.logging.Logger;
  * one succeeds, as exactly one rename does in a spool directory. The other finds the item moved and
  * answers false or empty, which is an answer, not an error.
  *
- * <p>Not yet: the listings ({@link #pendingBatch}, {@link #claims}) stream every entry of the bucket
- * (one watch's initial values), where the design has a standing watch keep them; they grow with the ledger. Arrivals are rung by
- * {@link JetStreamArrivalWatch} meanwhile, so a running drain does not wait for its poll.
+ * <p>The listings ({@link #pendingBatch}, oldest first, and {@link #claims}) come from the ledger's picture
+ * in memory ({@link LedgerMirror}), at no cost on the server; a listed item may have moved since, which
+ * the move's compare-and-set finds.
  */
 public final class JetStreamSpool implements Spool {
 
@@ -51,14 +51,9 @@ public final class JetStreamSpool implements Spool {
 
     @Override
     public List<String> pendingBatch(int max) throws IOException {
-        List<String> ids = new ArrayList<>();
-        for (Ledger.Listed item : ledger.entries()) {
-            if (item.seen().entry().pending()) {
-                ids.add(item.id());
-                if (ids.size() >= max) {
-                    break;
-                }
-            }
+        List<String> ids = new ArrayList<>(max);
+        for (MirrorCopy.Glimpse item : ledger.mirror().copy().inState(LedgerEntry.PENDING, max, g -> true)) {
+            ids.add(item.id());
         }
         return ids;
     }
@@ -92,15 +87,14 @@ public final class JetStreamSpool implements Spool {
     @Override
     public List<ClaimName> claims() throws IOException {
         List<ClaimName> out = new ArrayList<>();
-        for (Ledger.Listed item : ledger.entries()) {
-            if (LedgerEntry.CLAIMED.equals(item.seen().entry().state())) {
-                Optional<ClaimName> name = item.seen().entry().claimNameIfWellFormed(item.id());
-                if (name.isPresent()) {
-                    out.add(name.get());
-                } else {
-                    LOG.warnf("the ledger entry of %s is claimed but names no claim (generation %s, reading %s): "
-                            + "left alone", item.id(), item.seen().entry().generation(), item.seen().entry().reading());
-                }
+        for (MirrorCopy.Glimpse item : ledger.mirror().copy().inState(LedgerEntry.CLAIMED, Integer.MAX_VALUE,
+                g -> true)) {
+            Optional<ClaimName> name = item.entry().claimNameIfWellFormed(item.id());
+            if (name.isPresent()) {
+                out.add(name.get());
+            } else {
+                LOG.warnf("the ledger entry of %s is claimed but names no claim (generation %s, reading %s): "
+                        + "left alone", item.id(), item.entry().generation(), item.entry().reading());
             }
         }
         return out;

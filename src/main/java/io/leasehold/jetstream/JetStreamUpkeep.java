@@ -7,10 +7,10 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * The upkeep of a JetStream spool. Its buckets are made when the backend opens; opening counts the items
- * once, and each tidy counts them again, so {@link JetStreamItemStore#countsNow()} follows within a
- * housekeeping interval; both finish the batches a crash left half-way. Not yet: removing the payloads of
- * crashed single enqueues (objects with no entry).
+ * The upkeep of a JetStream spool. Its buckets are made when the backend opens; opening and each tidy
+ * finish the batches a crash left half-way, and each tidy checks that the ledger's watch still delivers
+ * ({@link LedgerMirror#check()}). Not yet: removing the payloads of crashed single enqueues (objects with
+ * no entry).
  */
 final class JetStreamUpkeep implements SpoolUpkeep {
 
@@ -28,7 +28,7 @@ final class JetStreamUpkeep implements SpoolUpkeep {
 
     @Override
     public int open(Instant staleBefore, Duration recountEvery) throws IOException {
-        return store.recoverAndCount(staleBefore);
+        return store.recover(staleBefore);
     }
 
     @Override
@@ -36,7 +36,8 @@ final class JetStreamUpkeep implements SpoolUpkeep {
         if (sweep) {
             ledger.purgeDeletes();
         }
-        return store.recoverAndCount(cutoff);
+        ledger.mirror().check();
+        return store.recover(cutoff);
     }
 
     @Override

@@ -1,23 +1,18 @@
 package io.leasehold.jetstream;
 
 import io.nats.client.Connection;
+import io.nats.client.ConnectionListener;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.KeyValue;
 import io.nats.client.api.KeyValueConfiguration;
 import io.nats.client.api.KeyValueEntry;
 import io.nats.client.api.KeyValueOperation;
-import io.nats.client.api.KeyValueWatchOption;
 import io.nats.client.api.KeyValueWatcher;
 import io.nats.client.impl.NatsKeyValueWatchSubscription;
-import io.leasehold.spool.ItemStore;
 import io.nats.client.api.StorageType;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The ledger bucket: one key per item, each move one compare-and-set at the revision last read. A move
@@ -30,13 +25,33 @@ final class Ledger {
     record Seen(long revision, LedgerEntry entry) {
     }
 
+    /** Who hears of this instance's writes as they are answered. */
+    interface Writes {
+        void wrote(String id, long revision, LedgerEntry entry);
+
+        /** {@code id} removed as it was seen at {@code revision}. */
+        void removed(String id, long revision);
+
+        Writes NONE = new Writes() {
+            @Override
+            public void wrote(String id, long revision, LedgerEntry entry) {
+            }
+
+            @Override
+            public void removed(String id, long revision) {
+            }
+        };
+    }
+
     static final int WRONG_LAST_SEQUENCE = 10071;
-    /** How long one listing may take before the store counts as unreachable. */
-    private static final Duration LISTING_WAIT = Duration.ofSeconds(60);
 
     private final Connection connection;
     private final String bucket;
     private final KeyValue kv;
+    private volatile Writes writes = Writes.NONE;
+    private LedgerMirror mirror;
+    /** How long a listing waits for the first whole picture (the watch's initial values) before the store counts as unreachable. */
+    private static final Duration FIRST_PICTURE_WAIT = Duration.ofSeconds(60);
 
     Ledger(Connection connection, String bucket, int replicas) throws IOException {
         this.connection = connection;
@@ -51,6 +66,35 @@ final class Ledger {
             });
         } catch (JetStreamApiException e) {
             throw new IOException("the ledger bucket " + bucket + " could not be made: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The ledger's picture in memory (one per ledger, started on first use): what listings and counts
+     * read. It hears of this ledger's writes at once and is made afresh on every reconnect.
+     */
+    synchronized LedgerMirror mirror() throws IOException {
+        if (mirror == null) {
+            LedgerMirror made = new LedgerMirror(this, FIRST_PICTURE_WAIT);
+            made.start();
+            writes = made;
+            connection.addConnectionListener((c, event) -> {
+                if (event == ConnectionListener.Events.RECONNECTED) {
+                    // Off the client's callback thread: a rebuild makes two requests.
+                    Thread rewatch = new Thread(() -> made.rebuildQuietly("reconnected"), "leasehold-ledger-rewatch");
+                    rewatch.setDaemon(true);
+                    rewatch.start();
+                }
+            });
+            mirror = made;
+        }
+        return mirror;
+    }
+
+    /** Ends the picture's watch; the connection is the caller's. */
+    synchronized void close() {
+        if (mirror != null) {
+            mirror.close();
         }
     }
 
@@ -85,13 +129,19 @@ final class Ledger {
         try {
             long revision = NatsCalls.guarded("creating " + id,
                     () -> kv.create(LedgerKeys.key(id), LedgerJson.encode(entry)));
+            writes.wrote(id, revision, entry);
             return Optional.of(new Seen(revision, entry));
         } catch (JetStreamApiException e) {
             if (e.getApiErrorCode() == WRONG_LAST_SEQUENCE) {
-                return read(id).filter(now -> now.entry().equals(entry)); // its own after all, or another's
+                return told(id, read(id).filter(now -> now.entry().equals(entry))); // its own after all, or another's
             }
             throw new IOException("the ledger entry of " + id + " could not be created: " + e.getMessage(), e);
         }
+    }
+
+    private Optional<Seen> told(String id, Optional<Seen> landed) {
+        landed.ifPresent(seen -> writes.wrote(id, seen.revision(), seen.entry()));
+        return landed;
     }
 
     /** {@code next} in place of what was seen; false when someone else moved the item first. */
@@ -104,10 +154,11 @@ final class Ledger {
         try {
             long revision = NatsCalls.guarded("moving " + id,
                     () -> kv.update(LedgerKeys.key(id), LedgerJson.encode(next), seen.revision()));
+            writes.wrote(id, revision, next);
             return Optional.of(new Seen(revision, next));
         } catch (JetStreamApiException e) {
             if (e.getApiErrorCode() == WRONG_LAST_SEQUENCE) {
-                return read(id).filter(now -> now.entry().equals(next)); // landed after all, or lost
+                return told(id, read(id).filter(now -> now.entry().equals(next))); // landed after all, or lost
             }
             throw new IOException("the ledger entry of " + id + " could not be written: " + e.getMessage(), e);
         }
@@ -154,6 +205,7 @@ final class Ledger {
                 kv.delete(LedgerKeys.key(id), seen.revision());
                 return null;
             });
+            writes.removed(id, seen.revision());
             return true;
         } catch (JetStreamApiException e) {
             if (e.getApiErrorCode() == WRONG_LAST_SEQUENCE) {
@@ -180,56 +232,25 @@ final class Ledger {
         return kv;
     }
 
-    /** An item's id and its entry, as one listing saw it. */
-    record Listed(String id, Seen seen) {
-    }
-
     /**
-     * Every item's entry, in one pass: a watch's initial values streamed in one go, instead of a request
-     * per key. Entries no id maps to, or that cannot be read, are skipped.
+     * A watch of every key: first the last entry of each (removals included), then every write as the
+     * server sends it, in stream order. {@code watcher} runs on the connection's dispatcher thread.
      */
-    List<Listed> entries() throws IOException {
-        List<Listed> out = new ArrayList<>(); // filled on the watch's thread; read after its end is seen
-        CountDownLatch ended = new CountDownLatch(1);
-        KeyValueWatcher collect = new KeyValueWatcher() {
-            @Override
-            public void watch(KeyValueEntry e) {
-                if (ended.getCount() == 0 || e.getOperation() != KeyValueOperation.PUT || e.getValue() == null) {
-                    return; // past the end, updates are the next listing's
-                }
-                Optional<String> id = LedgerKeys.id(e.getKey());
-                if (id.isPresent()) {
-                    try {
-                        out.add(new Listed(id.get(), new Seen(e.getRevision(), LedgerJson.decode(e.getValue()))));
-                    } catch (IOException unreadable) {
-                        // written by someone else: not an item of ours
-                    }
-                }
-            }
-
-            @Override
-            public void endOfData() {
-                ended.countDown();
-            }
-        };
+    NatsKeyValueWatchSubscription watch(KeyValueWatcher watcher) throws IOException {
         try {
-            NatsKeyValueWatchSubscription watch = NatsCalls.guarded("listing " + bucket,
-                    () -> kv.watchAll(collect, KeyValueWatchOption.IGNORE_DELETE));
-            try {
-                if (!ended.await(LISTING_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-                    throw new ItemStore.SpoolUnavailableException("listing " + bucket + ": no end of the listing within "
-                            + LISTING_WAIT, null);
-                }
-            } finally {
-                watch.unsubscribe();
-            }
+            return NatsCalls.guarded("watching " + bucket, () -> kv.watchAll(watcher));
         } catch (JetStreamApiException e) {
-            throw new IOException("the ledger " + bucket + " could not be listed: " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("listing " + bucket + ": interrupted");
+            throw new IOException("the ledger " + bucket + " could not be watched: " + e.getMessage(), e);
         }
-        return out;
     }
 
+    /** The sequence of the newest write the ledger's stream holds (or held: a purge keeps it). */
+    long lastSequence() throws IOException {
+        try {
+            return NatsCalls.guarded("looking at " + bucket,
+                    () -> kv.getStatus().getBackingStreamInfo().getStreamState().getLastSequence());
+        } catch (JetStreamApiException e) {
+            throw new IOException("the ledger " + bucket + " could not be looked at: " + e.getMessage(), e);
+        }
+    }
 }

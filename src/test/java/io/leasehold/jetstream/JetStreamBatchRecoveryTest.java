@@ -65,22 +65,22 @@ class JetStreamBatchRecoveryTest {
         String batch = stagedAndAbandoned(ids);
         BatchMarkers.write(ledger, batch, ids); // the commit point was passed, then the maker died
         assertEquals(Optional.empty(), store.lookup("c1"), "staged: nobody's to see yet");
-        assertEquals(3, store.recoverAndCount(clock.now().minusSeconds(3600)), "finished however fresh");
+        assertEquals(3, store.recover(clock.now().minusSeconds(3600)), "finished however fresh");
         for (String id : ids) {
             assertEquals("pending", store.lookup(id).map(ItemView::state).orElse("none"), id);
         }
         assertEquals(Optional.empty(), ledger.readRaw(BatchMarkers.key(batch)), "the marker is gone once done");
-        assertEquals(0, store.recoverAndCount(clock.now()), "nothing left to finish");
+        assertEquals(0, store.recover(clock.now()), "nothing left to finish");
     }
 
     @Test
     void aBatchWithoutAMarkerIsRolledBackOnceItIsStaleAndItsIdsAreFreeAgain() throws Exception {
         List<String> ids = List.of("u1", "u2");
         stagedAndAbandoned(ids);
-        assertEquals(0, store.recoverAndCount(clock.now().minusSeconds(60)), "a batch staged since may be alive");
+        assertEquals(0, store.recover(clock.now().minusSeconds(60)), "a batch staged since may be alive");
         assertTrue(ledger.read("u1").isPresent());
         clock.advance(Duration.ofHours(2));
-        assertEquals(2, store.recoverAndCount(clock.now().minusSeconds(3600)));
+        assertEquals(2, store.recover(clock.now().minusSeconds(3600)));
         assertEquals(Optional.empty(), ledger.read("u1"));
         assertEquals(Optional.empty(), ledger.read("u2"));
         assertEquals("pending", store.enqueue("u1", new ByteArrayInputStream(new byte[0]), 1024).state());

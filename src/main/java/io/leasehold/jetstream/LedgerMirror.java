@@ -1,0 +1,296 @@
+package io.leasehold.jetstream;
+
+import io.leasehold.spool.ItemStore;
+import io.nats.client.api.KeyValueEntry;
+import io.nats.client.api.KeyValueOperation;
+import io.nats.client.api.KeyValueWatcher;
+import io.nats.client.impl.NatsKeyValueWatchSubscription;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import org.jboss.logging.Logger;
+
+/**
+ * The ledger kept in memory by one standing watch, so that counts, listings and the drain's look for
+ * pending items cost nothing on the server however large the ledger grows (docs/jetstream-spool.md).
+ * The watch is the doorbell too: listeners hear of each entry that became pending.
+ *
+ * <p>A watch is not promised to resume after a server restart, so the picture is made afresh on every
+ * reconnect and whenever {@link #check()} finds the watch behind what the stream held a check earlier;
+ * the old picture answers until the new one is whole. What it does not promise: another instance's move
+ * shows after the watch's lag (milliseconds, or until the next check while a watch is stuck).
+ */
+final class LedgerMirror implements Ledger.Writes, AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(LedgerMirror.class);
+
+    private final Ledger ledger;
+    private final Duration firstWait;
+    private final List<Consumer<String>> arrivals = new CopyOnWriteArrayList<>();
+    private final List<Runnable> rebuilt = new CopyOnWriteArrayList<>();
+    /** The watch whose whole picture answers; null until the first one has sent its initial values. */
+    private volatile Feed answering;
+    /** The watch feeding the newest picture, whole or still filling. */
+    private volatile Feed newest;
+    /** The stream's last sequence at the previous check: by this check the watch must have passed it. */
+    private long lastAtCheck;
+    /** The newest feed at the previous check, and how far it had delivered then. */
+    private Feed checked;
+    private long deliveredAtCheck;
+    private volatile boolean closed;
+
+    LedgerMirror(Ledger ledger, Duration firstWait) {
+        this.ledger = ledger;
+        this.firstWait = firstWait;
+    }
+
+    /** Starts the first watch; the picture is usable once its initial values are in. */
+    void start() throws IOException {
+        rebuild("start");
+    }
+
+    /** A whole picture, waiting up to the first wait for the first one; then the store counts as unreachable. */
+    MirrorCopy copy() throws IOException {
+        Feed now = answering;
+        if (now != null) {
+            return now.copy;
+        }
+        synchronized (this) {
+            long deadline = System.nanoTime() + firstWait.toNanos();
+            while (answering == null && !closed) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new ItemStore.SpoolUnavailableException("listing " + ledger.bucket()
+                            + ": the ledger's watch sent no whole picture within " + firstWait, null);
+                }
+                try {
+                    wait(Math.max(1, left / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedIOException("listing " + ledger.bucket() + ": interrupted");
+                }
+            }
+            if (answering == null) {
+                throw new ItemStore.SpoolUnavailableException("the ledger " + ledger.bucket() + " is closed", null);
+            }
+            return answering.copy;
+        }
+    }
+
+    /** The picture as it is, whole or not yet (null before the first watch answered): for gauges. */
+    Optional<MirrorCopy> copyNow() {
+        Feed now = answering;
+        return now == null ? Optional.empty() : Optional.of(now.copy);
+    }
+
+    /** Tells of each id whose entry the watch saw become (or stay) pending. */
+    void onArrival(Consumer<String> listener) {
+        arrivals.add(listener);
+    }
+
+    void offArrival(Consumer<String> listener) {
+        arrivals.remove(listener);
+    }
+
+    /** Told when a new picture replaced the old: arrivals in between may have gone untold. */
+    void onRebuilt(Runnable listener) {
+        rebuilt.add(listener);
+    }
+
+    void offRebuilt(Runnable listener) {
+        rebuilt.remove(listener);
+    }
+
+    /** This instance's write, answered: shown at once, without waiting for the watch. */
+    @Override
+    public void wrote(String id, long revision, LedgerEntry entry) {
+        for (MirrorCopy c : copies()) {
+            c.wrote(id, revision, entry);
+        }
+    }
+
+    @Override
+    public void removed(String id, long revision) {
+        for (MirrorCopy c : copies()) {
+            c.removed(id, revision);
+        }
+    }
+
+    private List<MirrorCopy> copies() {
+        Feed whole = answering;
+        Feed filling = newest;
+        if (filling == null || filling == whole) {
+            return whole == null ? List.of() : List.of(whole.copy);
+        }
+        return whole == null ? List.of(filling.copy) : List.of(whole.copy, filling.copy);
+    }
+
+    /**
+     * Makes the picture afresh when the watch has not delivered, by now, what the stream held at the
+     * previous check (a watch that stopped), or when the newest watch, still sending its initial values,
+     * sent nothing since the previous check. Called at every housekeeping; one request to the server.
+     */
+    synchronized void check() throws IOException {
+        long last = ledger.lastSequence();
+        Feed feed = newest;
+        long deliveredNow = feed == null ? -1 : feed.copy.delivered();
+        boolean sameFeed = feed != null && feed == checked;
+        String stuck = null;
+        if (feed == null) {
+            stuck = "no watch";
+        } else if (!feed.copy.complete()) {
+            stuck = sameFeed && deliveredNow == deliveredAtCheck ? "the watch's initial values stopped coming" : null;
+        } else if (sameFeed && deliveredNow < lastAtCheck) {
+            stuck = "the watch stopped delivering (at " + deliveredNow + ", the ledger at " + last + ")";
+        }
+        checked = feed;
+        deliveredAtCheck = deliveredNow;
+        lastAtCheck = last;
+        if (stuck != null) {
+            rebuild(stuck);
+        } else {
+            feed.copy.forgetPassedRemovals();
+        }
+    }
+
+    void rebuildQuietly(String why) {
+        try {
+            rebuild(why);
+        } catch (IOException | RuntimeException e) {
+            LOG.warnf("the ledger %s could not be watched afresh (%s): housekeeping tries again", ledger.bucket(),
+                    e.getMessage());
+        }
+    }
+
+    /** A new watch into a new picture; the one answering now goes on until the new one is whole. */
+    synchronized void rebuild(String why) throws IOException {
+        if (closed) {
+            return;
+        }
+        long last = ledger.lastSequence();
+        Feed feed = new Feed(new MirrorCopy(), last);
+        Feed before = newest;
+        newest = feed;
+        try {
+            feed.subscribed(ledger.watch(feed));
+        } catch (IOException e) {
+            newest = before;
+            throw e;
+        }
+        if (before != null) {
+            LOG.infof("watching the ledger %s afresh: %s", ledger.bucket(), why);
+        }
+    }
+
+    /** Called by a feed whose initial values are all in: it answers from now on, the one before is ended. */
+    private void whole(Feed feed) {
+        Feed retired;
+        synchronized (this) {
+            if (feed != newest || closed) {
+                retired = feed; // overtaken by a newer rebuild, or closed meanwhile
+            } else {
+                retired = answering;
+                answering = feed;
+                notifyAll();
+            }
+        }
+        if (retired != null && retired != feed) {
+            retired.close();
+            for (Runnable r : rebuilt) {
+                r.run();
+            }
+        } else if (retired == feed) {
+            feed.close();
+        }
+    }
+
+    @Override
+    public void close() {
+        Feed a;
+        Feed n;
+        synchronized (this) {
+            closed = true;
+            a = answering;
+            n = newest;
+            notifyAll();
+        }
+        if (a != null) {
+            a.close();
+        }
+        if (n != null && n != a) {
+            n.close();
+        }
+    }
+
+    /** One watch and the picture it fills. */
+    private final class Feed implements KeyValueWatcher {
+        final MirrorCopy copy;
+        /** The stream's last sequence before the watch began: its initial values cover at least that. */
+        private final long lastBefore;
+        private NatsKeyValueWatchSubscription subscription;
+        private boolean ended;
+
+        Feed(MirrorCopy copy, long lastBefore) {
+            this.copy = copy;
+            this.lastBefore = lastBefore;
+        }
+
+        @Override
+        public void watch(KeyValueEntry e) {
+            Optional<String> id = LedgerKeys.id(e.getKey());
+            if (id.isEmpty()) {
+                return; // the ledger's own bookkeeping (batch markers)
+            }
+            if (e.getOperation() != KeyValueOperation.PUT || e.getValue() == null) {
+                copy.deliveredRemoval(id.get(), e.getRevision());
+                return;
+            }
+            LedgerEntry entry;
+            try {
+                entry = LedgerJson.decode(e.getValue());
+            } catch (IOException unreadable) {
+                copy.deliveredRemoval(id.get(), e.getRevision()); // written by someone else: not an item of ours
+                return;
+            }
+            copy.delivered(id.get(), e.getRevision(), entry);
+            if (entry.pending() && copy.complete()) {
+                for (Consumer<String> a : arrivals) {
+                    a.accept(id.get());
+                }
+            }
+        }
+
+        @Override
+        public void endOfData() {
+            copy.markComplete(lastBefore);
+            whole(this);
+        }
+
+        /** The watch, once subscribed; ended at once when the feed was closed before it was. */
+        synchronized void subscribed(NatsKeyValueWatchSubscription s) {
+            subscription = s;
+            if (ended) {
+                end(s);
+            }
+        }
+
+        synchronized void close() {
+            ended = true;
+            if (subscription != null) {
+                end(subscription);
+            }
+        }
+
+        private void end(NatsKeyValueWatchSubscription s) {
+            try {
+                s.unsubscribe();
+            } catch (RuntimeException e) {
+                LOG.debugf("the watch of %s could not be ended cleanly: %s", ledger.bucket(), e.getMessage());
+            }
+        }
+    }
+}

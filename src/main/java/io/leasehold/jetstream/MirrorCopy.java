@@ -1,0 +1,157 @@
+package io.leasehold.jetstream;
+
+import io.leasehold.spool.ItemState;
+import io.leasehold.spool.SpoolCounts;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+
+/**
+ * One picture of the ledger in memory, fed by one watch in stream order and by this instance's own writes
+ * as they are answered (so what this instance wrote it also lists at once). Every item is kept at the
+ * highest revision seen of it, and indexed by state in the order listings answer in; counts are the
+ * indexes' sizes. Not a source of truth: a move still reads the entry and writes at its revision.
+ */
+final class MirrorCopy {
+
+    /** An item as the picture has it: its entry at that revision. */
+    record Glimpse(String id, long revision, LedgerEntry entry) {
+
+        /** What listings sort by: when it entered its state (the claim's reading for a claim). */
+        Instant since() {
+            Instant at = switch (entry.state()) {
+                case "claimed" -> entry.reading();
+                case "done", "failed" -> entry.settledAt();
+                default -> entry.enqueuedAt();
+            };
+            return at != null ? at : entry.enqueuedAt() != null ? entry.enqueuedAt() : Instant.EPOCH;
+        }
+    }
+
+    private static final Comparator<Glimpse> ORDER = Comparator.comparing(Glimpse::since).thenComparing(Glimpse::id);
+
+    private final Map<String, Glimpse> items = new HashMap<>();
+    private final Map<String, TreeSet<Glimpse>> byState = new HashMap<>();
+    /**
+     * Removals this instance made that the watch has not told of yet, by id, at the revision removed: the
+     * watch may still bring that revision (or an older one), which must not bring the item back.
+     */
+    private final Map<String, Long> removedAt = new HashMap<>();
+    /** The highest stream sequence the watch delivered: anything at or below it the watch has told of. */
+    private long delivered;
+    private boolean complete;
+
+    /** What the watch delivered: the entry of {@code id} at {@code revision}. */
+    synchronized void delivered(String id, long revision, LedgerEntry entry) {
+        delivered = Math.max(delivered, revision);
+        Long removed = removedAt.get(id);
+        if (removed != null && revision <= removed) {
+            return;
+        }
+        removedAt.remove(id);
+        put(id, revision, entry);
+    }
+
+    /** What the watch delivered: a delete or purge of {@code id} at {@code revision}. */
+    synchronized void deliveredRemoval(String id, long revision) {
+        delivered = Math.max(delivered, revision);
+        removedAt.remove(id);
+        drop(id, revision);
+    }
+
+    /**
+     * This instance's own write, answered at {@code revision}. Once the watch has delivered that far it has
+     * told of this write (or of a later one of the key), so the write adds nothing.
+     */
+    synchronized void wrote(String id, long revision, LedgerEntry entry) {
+        if (revision <= delivered) {
+            return;
+        }
+        Long removed = removedAt.get(id);
+        if (removed != null && revision <= removed) {
+            return;
+        }
+        put(id, revision, entry);
+    }
+
+    /** This instance's own removal of {@code id} as seen at {@code revision}. */
+    synchronized void removed(String id, long revision) {
+        if (revision < delivered && !items.containsKey(id)) {
+            return; // the watch told of the removal already
+        }
+        removedAt.merge(id, revision, Math::max);
+        drop(id, revision);
+    }
+
+    private void put(String id, long revision, LedgerEntry entry) {
+        Glimpse old = items.get(id);
+        if (old != null && old.revision() >= revision) {
+            return;
+        }
+        Glimpse now = new Glimpse(id, revision, entry);
+        if (old != null) {
+            byState.get(old.entry().state()).remove(old);
+        }
+        items.put(id, now);
+        byState.computeIfAbsent(entry.state(), s -> new TreeSet<>(ORDER)).add(now);
+    }
+
+    private void drop(String id, long upTo) {
+        Glimpse old = items.get(id);
+        if (old != null && old.revision() <= upTo) {
+            items.remove(id);
+            byState.get(old.entry().state()).remove(old);
+        }
+    }
+
+    /** The watch's initial values are all in: from now on the picture is whole, up to its lag. */
+    synchronized void markComplete(long coveredUpTo) {
+        delivered = Math.max(delivered, coveredUpTo);
+        complete = true;
+    }
+
+    synchronized boolean complete() {
+        return complete;
+    }
+
+    synchronized long delivered() {
+        return delivered;
+    }
+
+    /** Up to {@code limit} items in {@code state}, oldest first, that {@code keep} accepts. */
+    synchronized List<Glimpse> inState(String state, int limit, Predicate<Glimpse> keep) {
+        List<Glimpse> out = new ArrayList<>(Math.min(limit, 256));
+        for (Glimpse g : byState.getOrDefault(state, new TreeSet<>(ORDER))) {
+            if (out.size() >= limit) {
+                break;
+            }
+            if (keep.test(g)) {
+                out.add(g);
+            }
+        }
+        return out;
+    }
+
+    synchronized SpoolCounts counts(Instant now) {
+        TreeSet<Glimpse> pending = byState.get(ItemState.PENDING.label());
+        long age = pending == null || pending.isEmpty() ? 0
+                : Math.max(0, now.toEpochMilli() - pending.first().since().toEpochMilli());
+        return new SpoolCounts(size(ItemState.PENDING), size(ItemState.CLAIMED), size(ItemState.DONE),
+                size(ItemState.FAILED), age);
+    }
+
+    private long size(ItemState state) {
+        TreeSet<Glimpse> in = byState.get(state.label());
+        return in == null ? 0 : in.size();
+    }
+
+    /** Forgets removals the watch has passed: nothing it delivers from now on can be that old. */
+    synchronized void forgetPassedRemovals() {
+        removedAt.values().removeIf(revision -> revision < delivered);
+    }
+}
