@@ -10,8 +10,10 @@ import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.ItemView;
 import io.leasehold.spool.SpoolCounts;
 import io.leasehold.spool.StagedBatch;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,10 +51,12 @@ public final class JetStreamItemStore implements ItemStore {
 
     /**
      * The id is reserved first, as a staged entry of its own (known to every instance from then on, so a
-     * second enqueue is refused while this one still uploads), then the payload streams in under a name of
-     * its own, then the entry turns pending at the revision it was created at. A failed upload removes the
-     * reservation and what was stored of the payload; a reservation whose enqueue died is rolled back by
-     * housekeeping past {@code spool.tmp-max-age}, like a batch without its marker.
+     * second enqueue is refused while this one still uploads), then the payload is read, then the entry
+     * turns pending at the revision it was created at: two writes. A payload of at most
+     * {@link LedgerEntry#INLINE_MAX} bytes goes in the entry itself; a larger one streams into the object
+     * store first, under the name the reservation recorded. A failed upload removes the reservation and
+     * what was stored of the payload; a reservation whose enqueue died is rolled back by housekeeping
+     * past {@code spool.tmp-max-age}, like a batch without its marker.
      */
     @Override
     public ItemView enqueue(String id, InputStream payload, long maxBytes) throws IOException {
@@ -61,20 +65,35 @@ public final class JetStreamItemStore implements ItemStore {
         Instant now = clock.now();
         LedgerEntry reserved = LedgerEntry.staged("enqueue-" + name, now, name);
         Ledger.Seen mine = ledger.created(id, reserved).orElseThrow(() -> new DuplicateItemException(id));
+        LedgerEntry next;
         try {
-            payloads.put(name, payload, maxBytes);
+            next = withPayload(reserved, payload, maxBytes);
         } catch (IOException | RuntimeException e) {
             withdraw(id, mine, name);
             throw e;
         }
-        if (ledger.move(id, mine, reserved.committed()).isEmpty()) {
+        if (ledger.move(id, mine, next).isEmpty()) {
             // Removed meanwhile (housekeeping took it for a dead enqueue's): nothing of it is claimable.
-            payloads.delete(name);
+            payloads.delete(next.payload());
             throw new IOException("the reservation of " + id + " was removed while its payload uploaded; nothing "
                     + "was enqueued: send it again");
         }
         arrivals.accept(id);
         return new ItemView(id, ItemState.PENDING.label(), null, null, null, null, now);
+    }
+
+    /** The reservation made pending with the payload: inline when it is small enough, else stored as an object. */
+    private LedgerEntry withPayload(LedgerEntry reserved, InputStream payload, long maxBytes) throws IOException {
+        int inlineMax = (int) Math.min(LedgerEntry.INLINE_MAX, maxBytes);
+        byte[] head = payload.readNBytes(inlineMax + 1);
+        if (head.length <= inlineMax) {
+            return reserved.committedInline(head);
+        }
+        if (maxBytes <= LedgerEntry.INLINE_MAX) {
+            throw new PayloadTooLargeException(maxBytes);
+        }
+        payloads.put(reserved.payload(), new SequenceInputStream(new ByteArrayInputStream(head), payload), maxBytes);
+        return reserved.committed();
     }
 
     /** Takes back a reservation whose upload failed; what cannot be removed now, housekeeping removes. */

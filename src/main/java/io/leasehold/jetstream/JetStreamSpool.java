@@ -107,7 +107,8 @@ public final class JetStreamSpool implements Spool {
         if (seen.isEmpty()) {
             throw new NoSuchFileException(claim.toString(), null, "the claim is no longer current");
         }
-        return payloads.get(seen.get().entry().payload());
+        Optional<byte[]> inline = seen.get().entry().inlinePayload();
+        return inline.isPresent() ? inline.get() : payloads.get(seen.get().entry().payload());
     }
 
     /** A ledger holds no files: nothing under a claim can be a symlink, a FIFO or a second name. */

@@ -6,6 +6,7 @@ import io.leasehold.spool.AttemptRecord;
 import io.leasehold.spool.ItemState;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
@@ -19,13 +20,16 @@ import java.util.concurrent.ThreadLocalRandom;
  * @param generation the claim's, {@code <attempt>-<nonce>}; null unless claimed
  * @param reading when the claim's current lease began, on the holder's clock; null unless claimed
  * @param payload the name of the item's payload in the object store: one of its own per enqueue, so two
- *     enqueues racing for one id never write over each other's payload
+ *     enqueues racing for one id never write over each other's payload; null when it is inline
+ * @param inline a small payload kept in the entry itself, base64: the enqueue is then one create, and the
+ *     claim reads no object (see {@link #INLINE_MAX}); null when the payload is an object
  * @param records what each generation recorded of its attempt, by generation
  * @param token fresh for every write: a writer told its write was refused (or told nothing) reads the
  *     entry again, and only its own token says the write landed after all
  */
 record LedgerEntry(String state, String was, int attempt, String generation, String holder, Instant reading,
-        Instant enqueuedAt, Instant settledAt, String payload, Map<String, AttemptRecord> records, String token) {
+        Instant enqueuedAt, Instant settledAt, String payload, String inline, Map<String, AttemptRecord> records,
+        String token) {
 
     static final String PENDING = ItemState.PENDING.label();
     static final String CLAIMED = ItemState.CLAIMED.label();
@@ -34,6 +38,11 @@ record LedgerEntry(String state, String was, int attempt, String generation, Str
      * not there for anyone else (not listed, not claimable, 404); {@code holder} names the batch.
      */
     static final String STAGED = "staged";
+    /**
+     * The largest payload kept inline: every move rewrites the whole entry, so a larger one would be
+     * written again at every claim, renewal and settlement (and a message holds 1 MiB at most).
+     */
+    static final int INLINE_MAX = 16 * 1024;
 
     LedgerEntry {
         records = records == null ? Map.of() : Map.copyOf(records);
@@ -44,7 +53,18 @@ record LedgerEntry(String state, String was, int attempt, String generation, Str
     }
 
     static LedgerEntry enqueued(Instant at, String payload) {
-        return new LedgerEntry(PENDING, null, 1, null, null, null, at, null, payload, Map.of(), freshToken());
+        return new LedgerEntry(PENDING, null, 1, null, null, null, at, null, payload, null, Map.of(), freshToken());
+    }
+
+    /** The inline payload's bytes; empty when the payload is an object. */
+    Optional<byte[]> inlinePayload() {
+        return inline == null ? Optional.empty() : Optional.of(Base64.getDecoder().decode(inline));
+    }
+
+    /** This entry without its inline payload, for the picture in memory: never the base of a write. */
+    LedgerEntry withoutInline() {
+        return inline == null ? this : new LedgerEntry(state, was, attempt, generation, holder, reading, enqueuedAt,
+                settledAt, payload, null, records, token);
     }
 
     boolean pending() {
@@ -57,12 +77,24 @@ record LedgerEntry(String state, String was, int attempt, String generation, Str
 
     /** An item of batch {@code batch}, staged at {@code at}, its payload stored already. */
     static LedgerEntry staged(String batch, Instant at, String payload) {
-        return new LedgerEntry(STAGED, null, 1, null, batch, null, at, null, payload, Map.of(), freshToken());
+        return new LedgerEntry(STAGED, null, 1, null, batch, null, at, null, payload, null, Map.of(), freshToken());
+    }
+
+    /**
+     * A staged item made claimable with its payload kept in the entry (at most {@link #INLINE_MAX} bytes):
+     * the object name it had reserved is not used.
+     */
+    LedgerEntry committedInline(byte[] bytes) {
+        if (bytes.length > INLINE_MAX) {
+            throw new IllegalArgumentException("an inline payload is at most " + INLINE_MAX + " bytes");
+        }
+        return new LedgerEntry(PENDING, null, 1, null, null, null, enqueuedAt, null, null,
+                Base64.getEncoder().encodeToString(bytes), Map.of(), freshToken());
     }
 
     /** A staged item made claimable by its batch's commit. */
     LedgerEntry committed() {
-        return new LedgerEntry(PENDING, null, 1, null, null, null, enqueuedAt, null, payload, Map.of(), freshToken());
+        return new LedgerEntry(PENDING, null, 1, null, null, null, enqueuedAt, null, payload, inline, Map.of(), freshToken());
     }
 
     /** Whether this entry is the claim {@code name}, at that very reading. */
@@ -84,17 +116,17 @@ record LedgerEntry(String state, String was, int attempt, String generation, Str
 
     LedgerEntry claimed(ClaimName claim, String by) {
         return new LedgerEntry(CLAIMED, state, claim.generation().attempt(), claim.generation().toString(), by,
-                claim.reading(), enqueuedAt, null, payload, records, freshToken());
+                claim.reading(), enqueuedAt, null, payload, inline, records, freshToken());
     }
 
     LedgerEntry settled(ItemState where, Instant at) {
         return new LedgerEntry(where.label(), state, attempt, generation, holder, reading, enqueuedAt, at, payload,
-                records, freshToken());
+                inline, records, freshToken());
     }
 
     /** A failed item back to pending: its attempts counted afresh, the records of the old ones gone. */
     LedgerEntry retried() {
-        return new LedgerEntry(PENDING, state, 1, null, null, null, enqueuedAt, null, payload, Map.of(), freshToken());
+        return new LedgerEntry(PENDING, state, 1, null, null, null, enqueuedAt, null, payload, inline, Map.of(), freshToken());
     }
 
     /** The reason a failed item failed: its last claim's record. */
@@ -105,8 +137,8 @@ record LedgerEntry(String state, String was, int attempt, String generation, Str
 
     /** Back to pending: the next claim goes on at the same attempt. */
     LedgerEntry handedBack() {
-        return new LedgerEntry(PENDING, state, attempt, null, null, null, enqueuedAt, null, payload, records,
-                freshToken());
+        return new LedgerEntry(PENDING, state, attempt, null, null, null, enqueuedAt, null, payload, inline,
+                records, freshToken());
     }
 
     LedgerEntry withRecord(Generation of, AttemptRecord record) {
@@ -114,12 +146,12 @@ record LedgerEntry(String state, String was, int attempt, String generation, Str
         more.put(of.toString(), record);
         // Not a move: was = state, so a watcher keeping counts by (was, state) sees no change.
         return new LedgerEntry(state, state, attempt, generation, holder, reading, enqueuedAt, settledAt, payload,
-                more, freshToken());
+                inline, more, freshToken());
     }
 
     LedgerEntry onlyRecordOf(Generation kept) {
         AttemptRecord mine = records.get(kept.toString());
         return new LedgerEntry(state, state, attempt, generation, holder, reading, enqueuedAt, settledAt, payload,
-                mine == null ? Map.of() : Map.of(kept.toString(), mine), freshToken());
+                inline, mine == null ? Map.of() : Map.of(kept.toString(), mine), freshToken());
     }
 }

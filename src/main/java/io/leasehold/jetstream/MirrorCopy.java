@@ -19,7 +19,10 @@ import java.util.function.Predicate;
  */
 final class MirrorCopy {
 
-    /** An item as the picture has it: its entry at that revision. */
+    /**
+     * An item as the picture has it: its entry at that revision, without an inline payload, so never the
+     * base of a write (a move reads the entry first).
+     */
     record Glimpse(String id, long revision, LedgerEntry entry) {
 
         /** What listings sort by: when it entered its state (the claim's reading for a claim). */
@@ -93,7 +96,7 @@ final class MirrorCopy {
         if (old != null && old.revision() >= revision) {
             return;
         }
-        Glimpse now = new Glimpse(id, revision, entry);
+        Glimpse now = new Glimpse(id, revision, entry.withoutInline()); // payloads stay on the server
         if (old != null) {
             byState.get(old.entry().state()).remove(old);
         }

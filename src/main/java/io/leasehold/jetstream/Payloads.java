@@ -64,8 +64,14 @@ final class Payloads {
         }
     }
 
-    /** Removes the payload; one that is not there (never stored, or removed already) is left as it is. */
+    /**
+     * Removes the payload; one that is not there (never stored, or removed already) is left as it is, and
+     * a null name (an inline payload) is nothing to remove.
+     */
     void delete(String name) throws IOException {
+        if (name == null) {
+            return; // the payload was inline: it went with the entry
+        }
         try {
             ObjectInfo info = NatsCalls.guarded("looking at the payload " + name, () -> store.getInfo(name));
             if (info == null || info.isDeleted()) {

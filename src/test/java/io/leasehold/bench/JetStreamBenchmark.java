@@ -7,16 +7,13 @@ import io.leasehold.testing.NatsServer;
 import io.nats.client.Connection;
 import io.nats.client.KeyValue;
 import io.nats.client.Nats;
-import io.nats.client.ObjectStore;
 import io.nats.client.api.KeyValueConfiguration;
-import io.nats.client.api.ObjectStoreConfiguration;
 import io.nats.client.api.StorageType;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,10 +22,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The JetStream spool against the same JetStream calls in a bare jnats loop, in the same run, on a
- * nats-server of the benchmark's own (issue 11). Enqueue: the id's reservation (a create), the payload
- * object, the entry turned pending, 1 and 8 at once, against POST /items from 8 keep-alive clients. Drain: per item the entry read
- * and updated to claimed, once more for a renewal, the payload read, the entry read and updated to done,
- * one item after another, against POST /drain at concurrency 4. Pickup: one item posted to an idle,
+ * nats-server of the benchmark's own (issue 11). Enqueue: the id's reservation (a create) and the entry
+ * turned pending with its payload inline (an update), 1 and 8 at once, against POST /items from 8
+ * keep-alive clients. Drain: per item the entry read and updated to claimed, once more for a renewal, the
+ * entry read again (for the payload) and updated to done, one item after another, against POST /drain at
+ * concurrency 4. Pickup: one item posted to an idle,
  * auto-draining service until the API shows it done. Medians of {@link #RUNS} with min–max; asserts only
  * that every item was answered 201 and ended done. {@code ./mvnw -B verify -Pbenchmark -Dit.test=JetStreamBenchmark}.
  */
@@ -41,8 +39,10 @@ class JetStreamBenchmark {
     static final int PICKUPS = 40;
     static final Path WORK = Path.of("target", "bench-jetstream").toAbsolutePath();
     static final Figures FIGURES = new Figures("leasehold JetStream spool benchmark");
+    /** An entry of the size the service writes: the benchmark's payload inline. */
     static final byte[] ENTRY = ("{\"state\":\"pending\",\"attempt\":1,\"enqueuedAt\":\"2026-12-01T00:00:00Z\","
-            + "\"payload\":\"x/1\",\"records\":{},\"token\":\"abcdefghijkl\"}").getBytes(StandardCharsets.UTF_8);
+            + "\"inline\":\"" + Base64.getEncoder().encodeToString(BenchSpool.payload(1000)) + "\","
+            + "\"records\":{},\"token\":\"abcdefghijkl\"}").getBytes(StandardCharsets.UTF_8);
     static NatsServer nats;
     static Connection bare;
     static int buckets;
@@ -62,43 +62,34 @@ class JetStreamBenchmark {
         Files.writeString(Path.of("target", "benchmark-jetstream.md"), table, StandardCharsets.UTF_8);
     }
 
-    private record Buckets(KeyValue kv, ObjectStore objects) {
-    }
-
-    private static Buckets buckets() throws Exception {
+    private static KeyValue bucket() throws Exception {
         String name = "bare-" + ++buckets;
         bare.keyValueManagement().create(KeyValueConfiguration.builder().name(name).maxHistoryPerKey(1)
                 .storageType(StorageType.File).build());
-        bare.objectStoreManagement().create(ObjectStoreConfiguration.builder(name + "-payloads")
-                .storageType(StorageType.File).build());
-        return new Buckets(bare.keyValue(name), bare.objectStore(name + "-payloads"));
+        return bare.keyValue(name);
     }
 
-    /** The enqueue's calls: the id's reservation (a create), the payload object, the entry turned pending; items/s on {@code threads}. */
-    private static double bareEnqueue(Buckets b, int threads) throws Exception {
+    /** The enqueue's calls: the id's reservation (a create), the entry turned pending (an update); items/s on {@code threads}. */
+    private static double bareEnqueue(KeyValue kv, int threads) throws Exception {
         return parallel(threads, t -> {
             for (int i = 0; i < N / threads; i++) {
                 String id = "t" + t + "-" + i;
-                long revision = b.kv().create(id, ENTRY);
-                b.objects().put(id + "/1", new ByteArrayInputStream(BenchSpool.payload(i)));
-                b.kv().update(id, ENTRY, revision);
+                long revision = kv.create(id, ENTRY);
+                kv.update(id, ENTRY, revision);
             }
         });
     }
 
     /** The drain's calls for each item, one item after another; items/s. */
-    private static double bareDrain(Buckets b) throws Exception {
+    private static double bareDrain(KeyValue kv) throws Exception {
         return parallel(1, t -> {
             for (int i = 0; i < N; i++) {
                 String id = "t0-" + i;
-                long revision = b.kv().get(id).getRevision();
-                revision = b.kv().update(id, ENTRY, revision); // claimed
-                revision = b.kv().update(id, ENTRY, revision); // renewed
-                ByteArrayOutputStream out = new ByteArrayOutputStream();
-                b.objects().getInfo(id + "/1");
-                b.objects().get(id + "/1", out);
-                revision = b.kv().get(id).getRevision();
-                b.kv().update(id, ENTRY, revision); // done
+                long revision = kv.get(id).getRevision();
+                revision = kv.update(id, ENTRY, revision); // claimed
+                revision = kv.update(id, ENTRY, revision); // renewed
+                revision = kv.get(id).getRevision(); // the payload, inline
+                kv.update(id, ENTRY, revision); // done
             }
         });
     }
@@ -133,10 +124,10 @@ class JetStreamBenchmark {
             String warm = service.post("/drain?budget=10m").body();
             assertEquals(true, warm.contains("\"done\":" + N), "the warm-up pass: " + warm);
             for (int run = 0; run < RUNS; run++) {
-                Buckets one = buckets();
+                KeyValue one = bucket();
                 bare1[run] = bareEnqueue(one, 1);
                 bareDrain[run] = bareDrain(one);
-                bare8[run] = bareEnqueue(buckets(), CLIENTS);
+                bare8[run] = bareEnqueue(bucket(), CLIENTS);
                 posts[run] = Parallel.postItems(service.port(), CLIENTS, N / CLIENTS, "r" + run);
                 long start = System.nanoTime();
                 String pass = service.post("/drain?budget=10m").body();
@@ -144,10 +135,10 @@ class JetStreamBenchmark {
                 assertEquals(true, pass.contains("\"done\":" + N), pass);
             }
         }
-        row("bare", "enqueue calls (reserve, payload object, pending), 1 thread", bare1);
+        row("bare", "enqueue calls (reserve, pending with the payload inline), 1 thread", bare1);
         row("bare", "enqueue calls, " + CLIENTS + " threads", bare8);
         row("service", "POST /items, " + CLIENTS + " keep-alive clients", posts);
-        row("bare", "drain calls per item (read, claim, renew, payload, read, settle), 1 thread", bareDrain);
+        row("bare", "drain calls per item (read, claim, renew, read, settle), 1 thread", bareDrain);
         row("service", "POST /drain, concurrency 4", drains);
         FIGURES.note(String.format("POST /items: %.2fx the bare %d-thread enqueue; drain: %.2fx the bare loop "
                 + "(goal >= 0.8x).", median(posts) / median(bare8), CLIENTS, median(drains) / median(bareDrain)));

@@ -1,8 +1,12 @@
 package io.leasehold.jetstream;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.core.LeaseTerms;
+import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.ItemStoreContract;
 import io.leasehold.testing.SharedNatsServer;
 import io.nats.client.Connection;
@@ -22,12 +26,14 @@ class JetStreamItemStoreContractTest extends ItemStoreContract {
     static final SharedNatsServer NATS = new SharedNatsServer();
     private static int buckets;
     private Connection connection;
+    private Ledger ledger;
+    private String bucket;
 
     @BeforeEach
     void open() throws Exception {
         connection = Nats.connect(NATS.server().url());
-        String bucket = "store-" + ProcessHandle.current().pid() + "-" + ++buckets;
-        Ledger ledger = new Ledger(connection, bucket, 1);
+        bucket = "store-" + ProcessHandle.current().pid() + "-" + ++buckets;
+        ledger = new Ledger(connection, bucket, 1);
         Payloads payloads = new Payloads(connection, bucket + "-payloads", 1, MAX);
         JetStreamSpool jetStreamSpool = new JetStreamSpool(ledger, payloads, clock, "a");
         spool = jetStreamSpool;
@@ -48,5 +54,48 @@ class JetStreamItemStoreContractTest extends ItemStoreContract {
         store.enqueue("young", new ByteArrayInputStream(new byte[0]), MAX);
         assertEquals(90_000, store.counts().oldestPendingAgeMs());
         assertEquals(90_000, store.countsNow().oldestPendingAgeMs(), "as of the last count");
+    }
+
+    /**
+     * A payload of up to the inline limit is kept in the entry: the enqueue is the reservation and the
+     * move to pending (two messages sent, no object), the claim reads it without an object, and the
+     * picture in memory does not hold it. One byte more and it is an object, read back the same.
+     */
+    @Test
+    void aPayloadUpToTheInlineLimitIsOneWriteAndOneByteMoreIsAnObject() throws Exception {
+        byte[] small = payloadOf(LedgerEntry.INLINE_MAX);
+        byte[] large = payloadOf(LedgerEntry.INLINE_MAX + 1);
+        long sent = connection.getStatistics().getOutMsgs();
+        store.enqueue("small", new ByteArrayInputStream(small), MAX);
+        assertEquals(2, connection.getStatistics().getOutMsgs() - sent, "the reservation and the move, nothing else");
+        store.enqueue("large", new ByteArrayInputStream(large), MAX);
+
+        assertEquals(null, ledger.read("small").orElseThrow().entry().payload(), "no object for the small one");
+        assertEquals(0, connection.objectStore(bucket + "-payloads").getList().stream()
+                .filter(o -> o.getObjectName().startsWith("small/")).count());
+        assertEquals(1, connection.objectStore(bucket + "-payloads").getList().stream()
+                .filter(o -> o.getObjectName().startsWith("large/") && !o.isDeleted()).count());
+        assertArrayEquals(small, spool.payload(spool.claim("small", clock.now()).orElseThrow()));
+        assertArrayEquals(large, spool.payload(spool.claim("large", clock.now()).orElseThrow()));
+        ledger.mirror().copy().inState("claimed", 10, g -> true)
+                .forEach(g -> assertEquals(null, g.entry().inline(), "the picture keeps no payload"));
+    }
+
+    @Test
+    void aLimitBelowTheInlineOneRefusesOneByteMoreAndKeepsNothing() throws Exception {
+        long limit = 100;
+        assertThrows(ItemStore.PayloadTooLargeException.class,
+                () -> store.enqueue("big", new ByteArrayInputStream(payloadOf(101)), limit));
+        assertTrue(ledger.read("big").isEmpty());
+        store.enqueue("fits", new ByteArrayInputStream(payloadOf(100)), limit);
+        assertArrayEquals(payloadOf(100), spool.payload(spool.claim("fits", clock.now()).orElseThrow()));
+    }
+
+    private static byte[] payloadOf(int size) {
+        byte[] bytes = new byte[size];
+        for (int i = 0; i < size; i++) {
+            bytes[i] = (byte) (i * 31 + 7);
+        }
+        return bytes;
     }
 }

@@ -99,7 +99,7 @@ class MirrorCopyTest {
     void aDeleteMarkerRemovesAndAnUnknownStateIsKeptButNotCounted() {
         copy.delivered("a", 1, pendingAt(0));
         copy.deliveredRemoval("a", 2);
-        LedgerEntry later = new LedgerEntry("parked", null, 1, null, null, null, T0, null, "p", null, "t");
+        LedgerEntry later = new LedgerEntry("parked", null, 1, null, null, null, T0, null, "p", null, null, "t");
         copy.delivered("b", 3, later);
         assertEquals(new SpoolCounts(0, 0, 0, 0, 0), copy.counts(T0));
         assertEquals(List.of("b"), ids("parked"), "a state of a later build is kept for that build's listings");
