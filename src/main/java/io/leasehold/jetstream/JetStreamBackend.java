@@ -38,7 +38,7 @@ public final class JetStreamBackend implements AutoCloseable {
         JetStreamSpool spool = new JetStreamSpool(ledger, payloads, clock, instance);
         JetStreamItemStore store = new JetStreamItemStore(ledger, payloads, spool, terms, clock);
         return new JetStreamBackend(connection, ledger, spool, store,
-                new JetStreamUpkeep(connection, ledger, store, servers));
+                new JetStreamUpkeep(connection, ledger, store, new OrphanPayloads(ledger, payloads), servers));
     }
 
     public Spool spool() {

@@ -9,18 +9,21 @@ import java.time.Instant;
 /**
  * The upkeep of a JetStream spool. Its buckets are made when the backend opens; opening and each tidy
  * finish the batches a crash left half-way, and each tidy checks that the ledger's watch still delivers
- * ({@link LedgerMirror#check()}). Not yet: removing the payloads of crashed single enqueues (objects with
- * no entry).
+ * ({@link LedgerMirror#check()}); each sweep (once per {@code spool.tmp-max-age}) removes the delete
+ * markers of purged items and the payload objects no entry names ({@link OrphanPayloads}).
  */
 final class JetStreamUpkeep implements SpoolUpkeep {
 
     private final Connection connection;
     private final Ledger ledger;
     private final JetStreamItemStore store;
+    private final OrphanPayloads orphans;
     private final String where;
 
-    JetStreamUpkeep(Connection connection, Ledger ledger, JetStreamItemStore store, String servers) {
+    JetStreamUpkeep(Connection connection, Ledger ledger, JetStreamItemStore store, OrphanPayloads orphans,
+            String servers) {
         this.connection = connection;
+        this.orphans = orphans;
         this.ledger = ledger;
         this.store = store;
         this.where = "bucket " + ledger.bucket() + " on " + servers;
@@ -33,11 +36,13 @@ final class JetStreamUpkeep implements SpoolUpkeep {
 
     @Override
     public int tidy(Instant cutoff, boolean sweep) throws IOException {
+        ledger.mirror().check();
+        int finished = store.recover(cutoff);
         if (sweep) {
             ledger.purgeDeletes();
+            finished += orphans.sweep();
         }
-        ledger.mirror().check();
-        return store.recover(cutoff);
+        return finished;
     }
 
     @Override

@@ -126,6 +126,12 @@ final class MirrorCopy {
         return delivered;
     }
 
+    /** Whether the picture's entry of {@code id} names the payload object {@code name}. */
+    synchronized boolean names(String id, String name) {
+        Glimpse g = items.get(id);
+        return g != null && name.equals(g.entry().payload());
+    }
+
     /** Up to {@code limit} items in {@code state}, oldest first, that {@code keep} accepts. */
     synchronized List<Glimpse> inState(String state, int limit, Predicate<Glimpse> keep) {
         List<Glimpse> out = new ArrayList<>(Math.min(limit, 256));

@@ -12,6 +12,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -41,6 +44,27 @@ final class Payloads {
     /** A name of its own for one enqueue's payload of {@code id}. */
     static String freshName(String id) {
         return id + "/" + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36);
+    }
+
+    /** The item a payload's name belongs to: what comes before its last '/'; empty for a name of no item. */
+    static Optional<String> idOf(String name) {
+        int slash = name.lastIndexOf('/');
+        return slash <= 0 ? Optional.empty() : Optional.of(name.substring(0, slash));
+    }
+
+    /** The names of every stored object (one request streaming their descriptions). */
+    List<String> names() throws IOException {
+        try {
+            List<String> out = new ArrayList<>();
+            for (ObjectInfo info : NatsCalls.guarded("listing the payloads", store::getList)) {
+                if (!info.isDeleted()) {
+                    out.add(info.getObjectName());
+                }
+            }
+            return out;
+        } catch (JetStreamApiException e) {
+            throw new IOException("the payloads could not be listed: " + e.getMessage(), e);
+        }
     }
 
     /**
