@@ -3,13 +3,10 @@ package io.leasehold.jetstream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.leasehold.core.LeaseTerms;
 import io.leasehold.spool.ItemView;
 import io.leasehold.spool.StagedBatch;
 import io.leasehold.testing.DrivenClock;
 import io.leasehold.testing.SharedNatsServer;
-import io.nats.client.Connection;
-import io.nats.client.Nats;
 import java.io.ByteArrayInputStream;
 import java.io.OutputStream;
 import java.time.Duration;
@@ -27,23 +24,21 @@ class JetStreamBatchRecoveryTest {
     static final SharedNatsServer NATS = new SharedNatsServer();
     private static int buckets;
     private final DrivenClock clock = new DrivenClock();
-    private Connection connection;
+    private InstanceRig rig;
     private Ledger ledger;
     private JetStreamItemStore store;
 
     @BeforeEach
     void open() throws Exception {
-        connection = Nats.connect(NATS.server().url());
-        String bucket = "batches-" + ProcessHandle.current().pid() + "-" + ++buckets;
-        ledger = new Ledger(connection, bucket, 1);
-        Payloads payloads = new Payloads(connection, bucket + "-payloads", 1, 1024);
-        store = new JetStreamItemStore(ledger, payloads, new JetStreamSpool(ledger, payloads, clock, "a"),
-                new LeaseTerms(Duration.ofSeconds(120), 3, Duration.ofSeconds(10)), clock);
+        rig = InstanceRig.open(NATS.server().url(), "batches-" + ProcessHandle.current().pid() + "-" + ++buckets,
+                1024, clock, "a");
+        ledger = rig.ledger;
+        store = rig.store;
     }
 
     @AfterEach
     void close() throws InterruptedException {
-        connection.close();
+        rig.close();
     }
 
     /** Stages the ids and dies before its commit: nothing closes the batch. Answers the batch's name. */

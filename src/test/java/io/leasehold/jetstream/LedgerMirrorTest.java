@@ -3,7 +3,6 @@ package io.leasehold.jetstream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.leasehold.core.LeaseTerms;
 import io.leasehold.spool.ItemState;
 import io.leasehold.spool.ItemView;
 import io.leasehold.spool.SpoolCounts;
@@ -11,8 +10,6 @@ import io.leasehold.testing.Await;
 import io.leasehold.testing.DrivenClock;
 import io.leasehold.testing.NatsServer;
 import io.nats.client.Connection;
-import io.nats.client.Nats;
-import io.nats.client.Options;
 import java.io.ByteArrayInputStream;
 import java.time.Duration;
 import java.util.List;
@@ -29,38 +26,34 @@ import org.junit.jupiter.api.Test;
 class LedgerMirrorTest {
 
     private static final Duration DEADLINE = Duration.ofSeconds(20);
-    private static final LeaseTerms TERMS = new LeaseTerms(Duration.ofSeconds(120), 3, Duration.ofSeconds(10));
     private final DrivenClock clock = new DrivenClock();
     private NatsServer nats;
+    private InstanceRig me;
     private Connection mine;
     private Connection theirs;
     private Ledger myLedger;
     private JetStreamItemStore myStore;
     private JetStreamSpool mySpool;
+    private InstanceRig they;
     private JetStreamItemStore theirStore;
 
     @BeforeEach
     void open() throws Exception {
         nats = NatsServer.start();
-        Options reconnecting = new Options.Builder().server(nats.url()).maxReconnects(-1)
-                .reconnectWait(Duration.ofMillis(100)).build();
-        mine = Nats.connect(reconnecting);
-        theirs = Nats.connect(reconnecting);
-        myLedger = new Ledger(mine, "mirrored", 1);
-        Payloads myPayloads = new Payloads(mine, "mirrored-payloads", 1, 1024);
-        mySpool = new JetStreamSpool(myLedger, myPayloads, clock, "mine");
-        myStore = new JetStreamItemStore(myLedger, myPayloads, mySpool, TERMS, clock);
-        Ledger theirLedger = new Ledger(theirs, "mirrored", 1);
-        Payloads theirPayloads = new Payloads(theirs, "mirrored-payloads", 1, 1024);
-        theirStore = new JetStreamItemStore(theirLedger, theirPayloads,
-                new JetStreamSpool(theirLedger, theirPayloads, clock, "theirs"), TERMS, clock);
+        me = InstanceRig.open(nats.url(), "mirrored", 1024, clock, "mine");
+        they = InstanceRig.open(nats.url(), "mirrored", 1024, clock, "theirs");
+        mine = me.connection;
+        theirs = they.connection;
+        myLedger = me.ledger;
+        mySpool = me.spool;
+        myStore = me.store;
+        theirStore = they.store;
     }
 
     @AfterEach
     void close() throws Exception {
-        myLedger.close();
-        mine.close();
-        theirs.close();
+        me.close();
+        they.close();
         nats.close();
     }
 

@@ -2,13 +2,9 @@ package io.leasehold.jetstream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.leasehold.core.LeaseTerms;
 import io.leasehold.testing.DrivenClock;
 import io.leasehold.testing.SharedNatsServer;
-import io.nats.client.Connection;
-import io.nats.client.Nats;
 import java.io.ByteArrayInputStream;
-import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -30,7 +26,7 @@ class OrphanPayloadsTest {
     private static final int LARGE = LedgerEntry.INLINE_MAX + 1;
     private static int buckets;
     private final DrivenClock clock = new DrivenClock();
-    private Connection connection;
+    private InstanceRig rig;
     private Ledger ledger;
     private Payloads payloads;
     private JetStreamItemStore store;
@@ -38,19 +34,17 @@ class OrphanPayloadsTest {
 
     @BeforeEach
     void open() throws Exception {
-        connection = Nats.connect(NATS.server().url());
-        String bucket = "orphans-" + ProcessHandle.current().pid() + "-" + ++buckets;
-        ledger = new Ledger(connection, bucket, 1);
-        payloads = new Payloads(connection, bucket + "-payloads", 1, 1 << 20);
-        store = new JetStreamItemStore(ledger, payloads, new JetStreamSpool(ledger, payloads, clock, "a"),
-                new LeaseTerms(Duration.ofSeconds(120), 3, Duration.ofSeconds(10)), clock);
+        rig = InstanceRig.open(NATS.server().url(), "orphans-" + ProcessHandle.current().pid() + "-" + ++buckets,
+                1 << 20, clock, "a");
+        ledger = rig.ledger;
+        payloads = rig.payloads;
+        store = rig.store;
         orphans = new OrphanPayloads(ledger, payloads);
     }
 
     @AfterEach
     void close() throws InterruptedException {
-        ledger.close();
-        connection.close();
+        rig.close();
     }
 
     private Set<String> stored() throws Exception {
