@@ -111,6 +111,15 @@ final class LedgerMirror implements Ledger.Writes, AutoCloseable {
         for (MirrorCopy c : copies()) {
             c.wrote(id, revision, entry);
         }
+        if (entry.pending()) {
+            ring(id); // the watch will skip this write as known: ring for it here (a hand-back, a retry)
+        }
+    }
+
+    private void ring(String id) {
+        for (Consumer<String> a : arrivals) {
+            a.accept(id);
+        }
     }
 
     @Override
@@ -249,6 +258,9 @@ final class LedgerMirror implements Ledger.Writes, AutoCloseable {
                 copy.deliveredRemoval(id.get(), e.getRevision());
                 return;
             }
+            if (copy.passedIfKnown(id.get(), e.getRevision())) {
+                return; // this instance's own write, shown already: not decoded twice
+            }
             LedgerEntry entry;
             try {
                 entry = LedgerJson.decode(e.getValue());
@@ -258,9 +270,7 @@ final class LedgerMirror implements Ledger.Writes, AutoCloseable {
             }
             copy.delivered(id.get(), e.getRevision(), entry);
             if (entry.pending() && copy.complete()) {
-                for (Consumer<String> a : arrivals) {
-                    a.accept(id.get());
-                }
+                ring(id.get());
             }
         }
 

@@ -60,6 +60,21 @@ final class MirrorCopy {
         put(id, revision, entry);
     }
 
+    /**
+     * Whether the watch's delivery of {@code id} at {@code revision} can bring nothing new (this instance
+     * wrote it, or something later of the key, or removed it): then it only moves the watermark, and the
+     * caller need not decode the entry.
+     */
+    synchronized boolean passedIfKnown(String id, long revision) {
+        Glimpse known = items.get(id);
+        Long removed = removedAt.get(id);
+        if ((known != null && known.revision() >= revision) || (removed != null && removed >= revision)) {
+            delivered = Math.max(delivered, revision);
+            return true;
+        }
+        return false;
+    }
+
     /** What the watch delivered: a delete or purge of {@code id} at {@code revision}. */
     synchronized void deliveredRemoval(String id, long revision) {
         delivered = Math.max(delivered, revision);

@@ -63,6 +63,18 @@ class MirrorCopyTest {
     }
 
     @Test
+    void theWatchBringingAnOwnWriteOrRemovalIsKnownWithoutDecodingAndOthersAreNot() {
+        copy.wrote("a", 4, pendingAt(0));
+        assertTrue(copy.passedIfKnown("a", 4), "its own write");
+        assertTrue(copy.passedIfKnown("a", 3), "older than its own write");
+        assertFalse(copy.passedIfKnown("a", 5), "someone else's later write");
+        assertFalse(copy.passedIfKnown("b", 1), "an item it never saw");
+        copy.removed("a", 4);
+        assertTrue(copy.passedIfKnown("a", 4), "the removed revision");
+        assertEquals(4, copy.delivered(), "the watermark moved with what was passed");
+    }
+
+    @Test
     void anOwnWriteTheWatchHasPassedIsNotTakenOverANewerEntry() {
         copy.delivered("a", 4, pendingAt(0));
         copy.delivered("a", 9, pendingAt(0).settled(ItemState.FAILED, T0.plusSeconds(2))); // someone else's, later
