@@ -26,6 +26,11 @@ import java.io.InputStream;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponses;
 import org.jboss.resteasy.reactive.RestResponse;
 
 /** Items: enqueue, look up, list, cancel, retry. */
@@ -54,6 +59,15 @@ public class ItemsResource {
      * The body is copied to tmp/ as it arrives and counted on the way, so an oversized body is refused
      * without being held in memory; a declared Content-Length over the limit is refused before reading.
      */
+    @Operation(summary = "Enqueue one item; the body is its payload")
+    @APIResponses({
+        @APIResponse(responseCode = "201", description = "enqueued: durably pending; Location names the item"),
+        @APIResponse(responseCode = "400", description = "the id breaks the grammar (letters, digits, . _ -, at most 200)", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
+        @APIResponse(responseCode = "408", description = "the upload broke off or outlasted leasehold.item.upload-timeout; nothing was kept", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
+        @APIResponse(responseCode = "409", description = "the id is known (any state, or still uploading, or purged not yet)", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
+        @APIResponse(responseCode = "413", description = "the body is larger than leasehold.item.max-bytes", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
+        @APIResponse(responseCode = "507", description = "the spool's filesystem is full; nothing was written", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA)))
+    })
     @POST
     @Blocking
     @Consumes(MediaType.WILDCARD)
@@ -84,6 +98,12 @@ public class ItemsResource {
     record Created(String id, String state) {
     }
 
+    @Operation(summary = "One item")
+    @APIResponses({
+        @APIResponse(responseCode = "200", description = "the item, its state and when it entered it"),
+        @APIResponse(responseCode = "400", description = "the id breaks the grammar", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
+        @APIResponse(responseCode = "404", description = "no such item (never enqueued, or purged)", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA)))
+    })
     @GET
     @Path("/{id}")
     public Uni<ItemView> get(@PathParam("id") String id) {
@@ -92,6 +112,11 @@ public class ItemsResource {
                 .orElseThrow(() -> new ItemStore.NoSuchItemException(id)));
     }
 
+    @Operation(summary = "Items in one state")
+    @APIResponses({
+        @APIResponse(responseCode = "200", description = "up to limit items in that state, oldest first"),
+        @APIResponse(responseCode = "400", description = "state is not pending, claimed, done or failed, or limit is not 1 to 10000", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA)))
+    })
     @GET
     public Uni<List<ItemView>> list(@QueryParam("state") String state, @QueryParam("limit") String limit) {
         ItemState wanted = ItemState.parse(state == null ? "pending" : state).orElseThrow(
@@ -115,6 +140,13 @@ public class ItemsResource {
         return n;
     }
 
+    @Operation(summary = "Cancel a pending item")
+    @APIResponses({
+        @APIResponse(responseCode = "200", description = "cancelled: the item is in failed with the reason cancelled"),
+        @APIResponse(responseCode = "400", description = "the id breaks the grammar", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
+        @APIResponse(responseCode = "404", description = "no such item", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
+        @APIResponse(responseCode = "409", description = "the item is not pending", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA)))
+    })
     @DELETE
     @Path("/{id}")
     public Uni<ItemView> cancel(@PathParam("id") String id) {
@@ -122,6 +154,13 @@ public class ItemsResource {
         return OnWorkers.io(() -> store.cancel(id));
     }
 
+    @Operation(summary = "Retry a failed item")
+    @APIResponses({
+        @APIResponse(responseCode = "200", description = "back in pending, its attempts counted afresh"),
+        @APIResponse(responseCode = "400", description = "the id breaks the grammar", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
+        @APIResponse(responseCode = "404", description = "no such item", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
+        @APIResponse(responseCode = "409", description = "the item is not failed", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA)))
+    })
     @POST
     @Path("/{id}/retry")
     public Uni<ItemView> retry(@PathParam("id") String id) {

@@ -3,6 +3,8 @@ package io.leasehold.api;
 import io.leasehold.app.LeaseService;
 import io.leasehold.lease.Standing;
 import jakarta.ws.rs.GET;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
@@ -18,6 +20,8 @@ public class LeaseResource {
         this.lease = lease;
     }
 
+    @Operation(summary = "The controller lease as this instance sees it")
+    @APIResponse(responseCode = "200", description = "mode, epoch, holder, last renewal, and any store reset")
     @GET
     public Standing get() {
         return lease.standing();

@@ -7,6 +7,8 @@ import io.leasehold.spool.SpoolAnomalies;
 import io.leasehold.spool.SpoolCounts;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
@@ -28,6 +30,8 @@ public class SpoolResource {
     public record SpoolView(@JsonUnwrapped SpoolCounts counts, List<Anomaly> ignored) {
     }
 
+    @Operation(summary = "Counts per state")
+    @APIResponse(responseCode = "200", description = "counts per state, the oldest pending age, and entries left alone as not items")
     @GET
     public Uni<SpoolView> get() {
         return OnWorkers.io(() -> new SpoolView(store.counts(), anomalies.list()));

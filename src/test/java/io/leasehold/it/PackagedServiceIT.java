@@ -203,6 +203,16 @@ class PackagedServiceIT {
         throw new AssertionError("no check " + name + " in " + health);
     }
 
+    /** In the prod profile too, not only in dev and test (quarkus.swagger-ui.always-include). */
+    @Test
+    void theApiDescriptionAndSwaggerUiAreServed() {
+        HttpResponse<String> api = get(service, "/q/openapi?format=json");
+        assertEquals(200, api.statusCode(), api.body());
+        assertTrue(Answers.parse(api.body()).path("paths").has("/items/{id}"), api.body());
+        HttpResponse<String> ui = get(service, "/q/swagger-ui/");
+        assertEquals(200, ui.statusCode(), ui.body());
+    }
+
     @Test
     void metricsAreInPrometheusText() {
         HttpResponse<String> metrics = get(service, "/q/metrics");

@@ -1,0 +1,68 @@
+package io.leasehold.api;
+
+import java.util.Map;
+import org.eclipse.microprofile.openapi.OASFactory;
+import org.eclipse.microprofile.openapi.OASFilter;
+import org.eclipse.microprofile.openapi.models.OpenAPI;
+import org.eclipse.microprofile.openapi.models.Operation;
+import org.eclipse.microprofile.openapi.models.PathItem;
+import org.eclipse.microprofile.openapi.models.media.Content;
+import org.eclipse.microprofile.openapi.models.media.Schema;
+import org.eclipse.microprofile.openapi.models.responses.APIResponse;
+
+/**
+ * The error answers every call of the API may give, added to each operation of the description (the
+ * ones particular to a call are annotated on it): each with the {@link ApiError} body.
+ */
+public class ErrorAnswers implements OASFilter {
+
+    /** The body of an error answer, as {@link ApiError} writes it. */
+    static final String SCHEMA = "ApiError";
+
+    /** Reads need no token (ApiTokenFilter): only calls that change something are answered 401. */
+    private static final String UNAUTHORIZED = "leasehold.api.token is set and the call did not carry "
+            + "Authorization: Bearer <token>";
+    private static final Map<String, String> COMMON = Map.of(
+            "500", "the spool or the lease failed in a way not listed here; the reason is in the body and the log",
+            "503", "the spool is unreachable for now (NATS reconnecting, a volume gone), or too many uploads run at once: Retry-After says when to try again");
+
+    @Override
+    public void filterOpenAPI(OpenAPI openAPI) {
+        if (openAPI.getComponents() == null) {
+            openAPI.setComponents(OASFactory.createComponents());
+        }
+        openAPI.getComponents().addSchema(SCHEMA, OASFactory.createSchema().addType(Schema.SchemaType.OBJECT)
+                .description("An error answer").addProperty("status", OASFactory.createSchema()
+                        .addType(Schema.SchemaType.INTEGER).description("the HTTP status, again"))
+                .addProperty("error", OASFactory.createSchema().addType(Schema.SchemaType.STRING)
+                        .description("what went wrong, and what to do about it")));
+        if (openAPI.getPaths() == null || openAPI.getPaths().getPathItems() == null) {
+            return;
+        }
+        for (Map.Entry<String, PathItem> path : openAPI.getPaths().getPathItems().entrySet()) {
+            if (path.getKey().startsWith("/q/")) {
+                continue; // Quarkus' own endpoints describe themselves
+            }
+            for (Map.Entry<PathItem.HttpMethod, Operation> op : path.getValue().getOperations().entrySet()) {
+                COMMON.forEach((code, why) -> add(op.getValue(), code, why));
+                if (op.getKey() != PathItem.HttpMethod.GET && op.getKey() != PathItem.HttpMethod.HEAD
+                        && op.getKey() != PathItem.HttpMethod.OPTIONS) {
+                    add(op.getValue(), "401", UNAUTHORIZED);
+                }
+            }
+        }
+    }
+
+    private static void add(Operation op, String code, String why) {
+        if (op.getResponses() != null && op.getResponses().getAPIResponse(code) == null) {
+            op.getResponses().addAPIResponse(code, error(why));
+        }
+    }
+
+    static APIResponse error(String description) {
+        Content body = OASFactory.createContent().addMediaType("application/json", OASFactory.createMediaType()
+                .schema(OASFactory.createSchema().ref(SCHEMA)));
+        return OASFactory.createAPIResponse().description(description).content(body);
+    }
+
+}

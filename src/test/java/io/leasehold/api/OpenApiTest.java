@@ -1,0 +1,96 @@
+package io.leasehold.api;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.test.junit.QuarkusTest;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The API's description at /q/openapi names every call, and for each every answer it can give: the
+ * errors particular to it, and those of every call (500, 503; 401 where a token guards it), each with
+ * the error body's schema. Swagger UI is served beside it.
+ */
+@QuarkusTest
+class OpenApiTest {
+
+    private static JsonNode description() throws Exception {
+        String body = given().queryParam("format", "json").when().get("/q/openapi").then().statusCode(200)
+                .extract().asString();
+        return new ObjectMapper().readTree(body);
+    }
+
+    private static Set<String> answers(JsonNode api, String path, String method) {
+        JsonNode responses = api.path("paths").path(path).path(method).path("responses");
+        assertTrue(responses.isObject(), method + " " + path + " is described");
+        Set<String> codes = new TreeSet<>();
+        responses.fieldNames().forEachRemaining(codes::add);
+        return codes;
+    }
+
+    @Test
+    void everyCallIsDescribedWithEveryAnswerItGives() throws Exception {
+        JsonNode api = description();
+        Map<String, Set<String>> expected = Map.of(
+                "post /items", Set.of("201", "400", "401", "408", "409", "413", "500", "503", "507"),
+                "get /items", Set.of("200", "400", "500", "503"),
+                "get /items/{id}", Set.of("200", "400", "404", "500", "503"),
+                "delete /items/{id}", Set.of("200", "400", "401", "404", "409", "500", "503"),
+                "post /items/{id}/retry", Set.of("200", "400", "401", "404", "409", "500", "503"),
+                "post /items/batch", Set.of("201", "400", "401", "408", "409", "413", "500", "503", "507"),
+                "post /drain", Set.of("200", "400", "401", "500", "503"),
+                "get /spool", Set.of("200", "500", "503"),
+                "get /lease", Set.of("200", "500", "503"));
+        expected.forEach((call, codes) -> {
+            String[] parts = call.split(" ");
+            assertEquals(codes, answers(api, parts[1], parts[0]), call);
+        });
+        Set<String> ours = new TreeSet<>();
+        for (Iterator<String> paths = api.path("paths").fieldNames(); paths.hasNext();) {
+            String path = paths.next();
+            api.path("paths").path(path).fieldNames().forEachRemaining(method -> ours.add(method + " " + path));
+        }
+        ours.removeIf(call -> call.contains(" /q/"));
+        assertEquals(new TreeSet<>(expected.keySet()), ours, "no call left undescribed");
+    }
+
+    @Test
+    void everyErrorAnswerCarriesTheErrorBody() throws Exception {
+        JsonNode api = description();
+        assertEquals(Set.of("status", "error"), fields(api.path("components").path("schemas").path("ApiError")
+                .path("properties")));
+        for (Iterator<String> paths = api.path("paths").fieldNames(); paths.hasNext();) {
+            String path = paths.next();
+            for (Iterator<Map.Entry<String, JsonNode>> ops = api.path("paths").path(path).fields(); ops.hasNext();) {
+                Map.Entry<String, JsonNode> op = ops.next();
+                for (Iterator<Map.Entry<String, JsonNode>> rs = op.getValue().path("responses").fields(); rs.hasNext();) {
+                    Map.Entry<String, JsonNode> r = rs.next();
+                    if (r.getKey().startsWith("4") || r.getKey().startsWith("5")) {
+                        assertEquals("#/components/schemas/ApiError", r.getValue().path("content")
+                                .path("application/json").path("schema").path("$ref").asText(),
+                                op.getKey() + " " + path + " " + r.getKey());
+                    }
+                }
+            }
+        }
+    }
+
+    private static Set<String> fields(JsonNode node) {
+        Set<String> out = new TreeSet<>();
+        node.fieldNames().forEachRemaining(out::add);
+        return out;
+    }
+
+    @Test
+    void swaggerUiIsServed() {
+        String page = given().when().get("/q/swagger-ui/").then().statusCode(200).extract().asString();
+        assertTrue(page.contains("swagger-ui"), page.substring(0, Math.min(200, page.length())));
+    }
+}
