@@ -4,7 +4,6 @@ import io.leasehold.core.Outcome;
 import io.smallrye.mutiny.Uni;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +14,8 @@ import org.jboss.logging.Logger;
 
 /**
  * Runs {@code /bin/sh -c command} per attempt, payload on stdin. Exit 0 is done, 75 (EX_TEMPFAIL) is
- * retry, anything else failed with the exit status and the tail of stderr.
+ * retry, anything else failed with the exit status and the tail of stderr. Its stdout and stderr are
+ * logged line by line, tagged with the item and attempt ({@link ChildOutput}).
  *
  * <p>The shell runs in a session of its own ({@code setsid}), so everything it starts shares one
  * process group, and cancelling the attempt (claim lost, timeout, shutdown) kills that whole group.
@@ -28,7 +28,8 @@ public final class ExecHandler implements Handler, AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(ExecHandler.class);
     public static final int EX_TEMPFAIL = 75;
-    private static final int STDERR_TAIL_BYTES = 2048;
+    /** How long an exited command's stderr is waited for (a grandchild may hold it open). */
+    private static final long STDERR_WAIT_MILLIS = 1000;
     private static final java.util.List<String> SECRETS = java.util.List.of("LEASEHOLD_API_TOKEN",
             "LEASEHOLD_NATS_PASSWORD", "LEASEHOLD_NATS_TOKEN", "LEASEHOLD_NATS_TLS_TRUSTSTORE_PASSWORD",
             "LEASEHOLD_NATS_TLS_KEYSTORE_PASSWORD");
@@ -91,13 +92,11 @@ public final class ExecHandler implements Handler, AutoCloseable {
     /** Null when the attempt was cancelled before the command's go: the wrapper is ended, nothing ran. */
     private Run start(WorkItem item, AtomicBoolean cancelled) throws IOException {
         Path stdin = Files.createTempFile("leasehold-stdin-", ".bin");
-        Path stderr = Files.createTempFile("leasehold-stderr-", ".txt");
         try {
             Files.write(stdin, item.payload());
+            // Both streams are piped and logged line by line, tagged (ChildOutput): never raw into the log.
             ProcessBuilder builder = new ProcessBuilder("setsid", "/bin/sh", "-c", WRAPPER, "leasehold-exec", command,
-                    stdin.toString())
-                    .redirectOutput(ProcessBuilder.Redirect.INHERIT)
-                    .redirectError(stderr.toFile());
+                    stdin.toString());
             Map<String, String> env = builder.environment();
             // The service's own secrets are not the command's business.
             SECRETS.forEach(env::remove);
@@ -105,6 +104,8 @@ public final class ExecHandler implements Handler, AutoCloseable {
             env.put("LEASEHOLD_ATTEMPT", Integer.toString(item.attempt()));
             env.put("LEASEHOLD_EPOCH", Long.toString(item.epoch()));
             Process process = builder.start();
+            ChildOutput.follow(item.id(), item.attempt(), "stdout", process.getInputStream());
+            ChildOutput stderr = ChildOutput.follow(item.id(), item.attempt(), "stderr", process.getErrorStream());
             // setsid made the shell the leader of a group of its own: its pid is the group's id.
             try {
                 children.register(process.pid());
@@ -116,7 +117,6 @@ public final class ExecHandler implements Handler, AutoCloseable {
                 children.deregister(process.pid());
                 process.destroyForcibly(); // still waiting for its go: nothing ran
                 Files.deleteIfExists(stdin);
-                Files.deleteIfExists(stderr);
                 return null;
             }
             try (OutputStream go = process.getOutputStream()) {
@@ -127,7 +127,6 @@ public final class ExecHandler implements Handler, AutoCloseable {
             return new Run(process, stdin, stderr);
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(stdin);
-            Files.deleteIfExists(stderr);
             throw e;
         }
     }
@@ -135,10 +134,10 @@ public final class ExecHandler implements Handler, AutoCloseable {
     private static final class Run {
         final Process process;
         final Path stdin;
-        final Path stderr;
+        final ChildOutput stderr;
         final AtomicBoolean finished = new AtomicBoolean();
 
-        Run(Process process, Path stdin, Path stderr) {
+        Run(Process process, Path stdin, ChildOutput stderr) {
             this.process = process;
             this.stdin = stdin;
             this.stderr = stderr;
@@ -146,7 +145,7 @@ public final class ExecHandler implements Handler, AutoCloseable {
 
         Outcome outcome() {
             int status = process.exitValue();
-            String tail = stderrTail();
+            String tail = stderr.tail(STDERR_WAIT_MILLIS);
             cleanUp();
             if (status == 0) {
                 return Outcome.done();
@@ -175,28 +174,13 @@ public final class ExecHandler implements Handler, AutoCloseable {
             process.destroyForcibly();
         }
 
-        private String stderrTail() {
-            try (RandomAccessFile file = new RandomAccessFile(stderr.toFile(), "r")) {
-                long length = file.length();
-                long from = Math.max(0, length - STDERR_TAIL_BYTES);
-                byte[] bytes = new byte[(int) (length - from)];
-                file.seek(from);
-                file.readFully(bytes);
-                return new String(bytes, StandardCharsets.UTF_8).strip();
-            } catch (IOException e) {
-                return "";
-            }
-        }
-
         private void cleanUp() {
             if (finished.compareAndSet(false, true)) {
                 // The wrapper opens the payload by name after its go, so the name lives as long as the run.
-                for (Path file : new Path[] {stdin, stderr}) {
-                    try {
-                        Files.deleteIfExists(file);
-                    } catch (IOException e) {
-                        LOG.debugf("could not remove %s: %s", file, e.getMessage());
-                    }
+                try {
+                    Files.deleteIfExists(stdin);
+                } catch (IOException e) {
+                    LOG.debugf("could not remove %s: %s", stdin, e.getMessage());
                 }
             }
         }

@@ -1,0 +1,129 @@
+package io.leasehold.handler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.leasehold.core.Outcome;
+import io.leasehold.testing.Await;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An exec child's stdout and stderr reach the log as lines tagged with the item and attempt, under a
+ * category of their own, bounded in line length and count; a grandchild holding stderr open does not
+ * hold the attempt's outcome back.
+ */
+class ExecOutputTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private final ExecutorService workers = Executors.newCachedThreadPool();
+    private final List<LogRecord> logged = new CopyOnWriteArrayList<>();
+    private final Logger category = Logger.getLogger("io.leasehold.exec.output");
+    private final Handler capture = new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+            logged.add(record);
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void listen() {
+        category.addHandler(capture);
+    }
+
+    @AfterEach
+    void stop() {
+        category.removeHandler(capture);
+        workers.shutdownNow();
+    }
+
+    private Outcome run(String command) {
+        WorkItem item = new WorkItem("item-7", 3, new byte[0], 41, Instant.EPOCH);
+        return new ExecHandler(command, workers).handle(item).await().atMost(WAIT);
+    }
+
+    private List<String> messages() {
+        return logged.stream().map(ExecOutputTest::text).toList();
+    }
+
+    /** The record's text as the log writes it (JBoss Logging hands a printf pattern and its parameters). */
+    private static String text(LogRecord r) {
+        return r.getParameters() == null || r.getParameters().length == 0 ? r.getMessage()
+                : String.format(r.getMessage(), r.getParameters());
+    }
+
+    @Test
+    void eachLineIsLoggedTaggedStdoutAtInfoAndStderrAtWarn() {
+        Outcome outcome = run("echo one; echo two; echo oops >&2; printf 'no newline'; exit 1");
+        assertEquals(new Outcome.Failed("exit 1: oops"), outcome);
+        Await.until("all four lines logged", WAIT, () -> logged.size() >= 4);
+        List<String> out = messages().stream().filter(m -> m.contains(" stdout]")).toList();
+        assertEquals(List.of("[item-7 #3 stdout] one", "[item-7 #3 stdout] two", "[item-7 #3 stdout] no newline"), out);
+        LogRecord err = logged.stream().filter(r -> text(r).contains(" stderr]")).findFirst().orElseThrow();
+        assertEquals("[item-7 #3 stderr] oops", text(err));
+        assertTrue(err.getLevel().intValue() >= Level.WARNING.intValue(), "stderr at WARN: " + err.getLevel());
+        assertTrue(logged.stream().filter(r -> text(r).contains(" stdout]"))
+                .allMatch(r -> r.getLevel().intValue() < Level.WARNING.intValue()), "stdout below WARN");
+    }
+
+    @Test
+    void aChattyChildIsCutAtTheLineBoundAndStillRunsToItsEnd() throws Exception {
+        Path end = dir.resolve("end");
+        Outcome outcome = run("i=0; while [ $i -lt " + (ChildOutput.MAX_LINES + 500) + " ]; do echo line $i; "
+                + "i=$((i+1)); done; touch " + end);
+        assertEquals(Outcome.done(), outcome);
+        assertTrue(Files.exists(end), "never blocked on a full pipe");
+        Await.until("the bound's notice logged", WAIT,
+                () -> messages().stream().anyMatch(m -> m.contains("the rest is not logged")));
+        long stdout = messages().stream().filter(m -> m.startsWith("[item-7 #3 stdout] line ")).count();
+        assertEquals(ChildOutput.MAX_LINES, stdout);
+    }
+
+    @Test
+    void aLineLongerThanTheBoundIsLoggedInPieces() {
+        int length = ChildOutput.MAX_LINE * 2 + 10;
+        run("head -c " + length + " /dev/zero | tr '\\0' x; echo");
+        Await.until("three pieces logged", WAIT, () -> logged.size() >= 3);
+        List<Integer> pieces = messages().stream().map(m -> m.length() - "[item-7 #3 stdout] ".length()).toList();
+        assertEquals(List.of(ChildOutput.MAX_LINE, ChildOutput.MAX_LINE, 10), pieces);
+    }
+
+    @Test
+    void aGrandchildHoldingStderrOpenDoesNotHoldTheOutcomeBack() throws Exception {
+        Path pid = dir.resolve("pid");
+        Outcome outcome = run("sleep 60 & echo $! > " + pid + "; echo gave up >&2; exit 2");
+        assertEquals(new Outcome.Failed("exit 2: gave up"), outcome);
+        long grandchild = Long.parseLong(Files.readString(pid, StandardCharsets.UTF_8).trim());
+        try {
+            assertTrue(ProcessHandle.of(grandchild).map(ProcessHandle::isAlive).orElse(false),
+                    "the outcome came while the grandchild still held stderr");
+        } finally {
+            ProcessHandle.of(grandchild).ifPresent(ProcessHandle::destroyForcibly);
+        }
+    }
+}
