@@ -7,7 +7,6 @@ import java.util.Set;
 /** Small limits (1K payloads, batches of 5) and the syncs of pending/ recorded ({@link RecordingDirectorySync}). */
 public class BatchLimitsProfile implements QuarkusTestProfile {
 
-    static final int MAX_BYTES = 1024;
     static final int MAX_BATCH = 5;
 
     @Override

@@ -6,8 +6,6 @@ import java.util.Map;
 /** leasehold.item.max-bytes of 1K, so oversized bodies are cheap to send. */
 public class SmallPayloadsProfile implements QuarkusTestProfile {
 
-    static final int MAX_BYTES = 1024;
-
     @Override
     public Map<String, String> getConfigOverrides() {
         return Map.of("leasehold.item.max-bytes", "1K");

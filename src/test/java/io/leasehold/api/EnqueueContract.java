@@ -8,28 +8,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.core.ItemId;
-import io.leasehold.spool.SpoolFolder;
-import io.leasehold.spool.SpoolLayout;
-import io.quarkus.test.junit.QuarkusTest;
-import jakarta.inject.Inject;
+import io.leasehold.spool.ItemState;
 import java.io.IOException;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** POST /items: what lands in pending/, and what is refused with nothing written. */
-@QuarkusTest
-class EnqueueTest {
+/** POST /items: what lands pending, and what is refused with nothing written. */
+abstract class EnqueueContract extends BackendContract {
 
-    @Inject
-    SpoolLayout layout;
-
-    @BeforeEach
-    void emptySpool() {
-        SpoolFixture.empty(layout);
+    private String pendingText(String id) throws IOException {
+        return new String(spool.payloadIn(ItemState.PENDING, id), StandardCharsets.UTF_8);
     }
 
     @Test
@@ -47,15 +38,15 @@ class EnqueueTest {
                 .body("id", equalTo(id))
                 .body("state", equalTo("pending"));
 
-        assertArrayEquals(payload, Files.readAllBytes(layout.file(SpoolFolder.PENDING, id)));
-        SpoolFixture.assertEmpty(layout, SpoolFolder.TMP);
+        assertArrayEquals(payload, spool.payloadIn(ItemState.PENDING, id));
+        spool.assertNoStaging();
     }
 
     @Test
     void emptyBodyIsAnEmptyItem() throws IOException {
         String id = SpoolFixture.uniqueId("empty");
         given().queryParam("id", id).when().post("/items").then().statusCode(201).body("id", equalTo(id));
-        assertEquals(0, Files.size(layout.file(SpoolFolder.PENDING, id)));
+        assertEquals(0, spool.payloadIn(ItemState.PENDING, id).length);
     }
 
     @Test
@@ -66,34 +57,39 @@ class EnqueueTest {
 
         assertTrue(ItemId.isValid(first), "generated id " + first + " is a valid id");
         assertTrue(!first.equals(second), "two posts get two ids");
-        assertEquals("one", Files.readString(layout.file(SpoolFolder.PENDING, first)));
-        assertEquals("two", Files.readString(layout.file(SpoolFolder.PENDING, second)));
+        assertEquals("one", pendingText(first));
+        assertEquals("two", pendingText(second));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"a~b", "../x", ".hidden", "a/b", "-dash-first", "sp ace", "tab\tid", "é"})
-    void invalidIdsAreRefusedWithNothingWritten(String id) {
+    void invalidIdsAreRefusedWithNothingWritten(String id) throws IOException {
+        List<String> before = spool.holdings();
         SpoolFixture.assertError(given().queryParam("id", id).body("payload").when().post("/items").then(),
                 400, "invalid item id");
-        SpoolFixture.assertEmpty(layout, SpoolFolder.PENDING, SpoolFolder.TMP);
+        assertEquals(before, spool.holdings());
     }
 
     @Test
-    void emptyIdIsRefused() {
+    void emptyIdIsRefused() throws IOException {
+        List<String> before = spool.holdings();
         SpoolFixture.assertError(given().queryParam("id", "").body("payload").when().post("/items").then(),
                 400, "id is required");
-        SpoolFixture.assertEmpty(layout, SpoolFolder.PENDING, SpoolFolder.TMP);
+        assertEquals(before, spool.holdings());
     }
 
     @Test
-    void idsUpTo128CharactersAreAcceptedAnd129Refused() {
-        String longest = "a".repeat(128);
+    void idsUpTo128CharactersAreAcceptedAnd129Refused() throws IOException {
+        String unique = SpoolFixture.uniqueId("long");
+        String longest = unique + "a".repeat(128 - unique.length());
         given().queryParam("id", longest).body("x").when().post("/items").then().statusCode(201);
 
-        SpoolFixture.assertError(given().queryParam("id", "b".repeat(129)).body("x").when().post("/items").then(),
+        List<String> before = spool.holdings();
+        SpoolFixture.assertError(given().queryParam("id", longest + "b").body("x").when().post("/items").then(),
                 400, "invalid item id");
-        assertEquals(List.of(longest), SpoolFixture.names(layout, SpoolFolder.PENDING));
-        SpoolFixture.assertEmpty(layout, SpoolFolder.TMP);
+        assertEquals(before, spool.holdings(), "nothing of the 129 written");
+        assertEquals("x", pendingText(longest));
+        spool.assertNoStaging();
     }
 
     @Test
@@ -103,30 +99,34 @@ class EnqueueTest {
 
         SpoolFixture.assertError(given().queryParam("id", id).body("second").when().post("/items").then(),
                 409, "already exists");
-        assertEquals("first", Files.readString(layout.file(SpoolFolder.PENDING, id)));
-        SpoolFixture.assertEmpty(layout, SpoolFolder.TMP);
+        assertEquals("first", pendingText(id));
+        spool.assertNoStaging();
     }
 
     @Test
-    void anIdAlreadyDoneIsRefused() {
+    void anIdAlreadyDoneIsRefused() throws IOException {
         String id = SpoolFixture.uniqueId("dup-done");
         given().queryParam("id", id).body("first").when().post("/items").then().statusCode(201);
         given().queryParam("budget", "5s").when().post("/drain").then().statusCode(200).body("done", equalTo(1));
         given().when().get("/items/{id}", id).then().body("state", equalTo("done"));
 
+        List<String> before = spool.holdings();
         SpoolFixture.assertError(given().queryParam("id", id).body("again").when().post("/items").then(),
                 409, "already exists");
-        SpoolFixture.assertEmpty(layout, SpoolFolder.PENDING, SpoolFolder.TMP);
+        assertEquals(before, spool.holdings());
+        spool.assertNoStaging();
     }
 
     @Test
-    void anIdAlreadyFailedIsRefused() {
+    void anIdAlreadyFailedIsRefused() throws IOException {
         String id = SpoolFixture.uniqueId("dup-failed");
         given().queryParam("id", id).body("first").when().post("/items").then().statusCode(201);
         given().when().delete("/items/{id}", id).then().statusCode(200).body("state", equalTo("failed"));
 
+        List<String> before = spool.holdings();
         SpoolFixture.assertError(given().queryParam("id", id).body("again").when().post("/items").then(),
                 409, "already exists");
-        SpoolFixture.assertEmpty(layout, SpoolFolder.PENDING, SpoolFolder.TMP);
+        assertEquals(before, spool.holdings());
+        spool.assertNoStaging();
     }
 }

@@ -7,43 +7,33 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.core.ItemId;
-import io.leasehold.spool.SpoolFolder;
-import io.leasehold.spool.SpoolLayout;
+import io.leasehold.spool.ItemState;
 import io.leasehold.testing.Await;
 import io.quarkus.test.common.http.TestHTTPResource;
-import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ValidatableResponse;
-import jakarta.inject.Inject;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** POST /items/batch: all or nothing, in line order, refusals naming their line with nothing written. */
-@QuarkusTest
-class BatchEnqueueTest {
-
-    @Inject
-    SpoolLayout layout;
+/**
+ * POST /items/batch: all or nothing, in line order, refusals naming their line with nothing written (its
+ * 413 limits are in {@link PayloadLimitContract}).
+ */
+abstract class BatchEnqueueContract extends BackendContract {
 
     @TestHTTPResource("/")
     URL base;
-
-    @BeforeEach
-    void emptySpool() {
-        SpoolFixture.empty(layout);
-    }
 
     static ValidatableResponse post(String ndjson) {
         return given().contentType("application/x-ndjson").body(ndjson.getBytes(StandardCharsets.UTF_8))
@@ -54,7 +44,11 @@ class BatchEnqueueTest {
         return "{\"id\":\"" + id + "\",\"payload\":\"" + payload + "\"}\n";
     }
 
-    private String lines(String prefix, int n) {
+    private String text(String id) throws IOException {
+        return new String(spool.payloadIn(ItemState.PENDING, id), StandardCharsets.UTF_8);
+    }
+
+    static String lines(String prefix, int n) {
         StringBuilder s = new StringBuilder();
         for (int i = 0; i < n; i++) {
             s.append(line(prefix + "-" + i, "payload " + i));
@@ -78,13 +72,10 @@ class BatchEnqueueTest {
                 .body("items.id", equalTo(List.of(prefix + "-text", prefix + "-bin", prefix + "-empty")))
                 .body("items.state", equalTo(List.of("pending", "pending", "pending")));
 
-        assertEquals("héllo \"wörld\"\n☃ 😀", Files.readString(layout.file(SpoolFolder.PENDING, prefix + "-text"),
-                StandardCharsets.UTF_8));
-        assertArrayEquals(binary, Files.readAllBytes(layout.file(SpoolFolder.PENDING, prefix + "-bin")));
-        assertEquals(0, Files.size(layout.file(SpoolFolder.PENDING, prefix + "-empty")));
-        SpoolFixture.assertEmpty(layout, SpoolFolder.TMP);
-        assertEquals(List.of(prefix + "-bin", prefix + "-empty", prefix + "-text"),
-                SpoolFixture.names(layout, SpoolFolder.IDS), "each id is known");
+        assertEquals("héllo \"wörld\"\n☃ 😀", text(prefix + "-text"));
+        assertArrayEquals(binary, spool.payloadIn(ItemState.PENDING, prefix + "-bin"));
+        assertEquals(0, spool.payloadIn(ItemState.PENDING, prefix + "-empty").length);
+        spool.assertNoStaging(); // each id is known as an item's, and nothing else is
         given().when().get("/items/{id}", prefix + "-bin").then().statusCode(200).body("state", equalTo("pending"));
     }
 
@@ -97,10 +88,10 @@ class BatchEnqueueTest {
         List<String> payloads = new ArrayList<>();
         for (String id : ids) {
             assertTrue(ItemId.isValid(id), id);
-            payloads.add(Files.readString(layout.file(SpoolFolder.PENDING, id)));
+            payloads.add(text(id));
         }
         assertEquals(List.of("one", "two", "three"), payloads, "in line order");
-        SpoolFixture.assertEmpty(layout, SpoolFolder.TMP);
+        spool.assertNoStaging();
         given().queryParam("budget", "10s").when().post("/drain").then().statusCode(200).body("done", equalTo(3));
     }
 
@@ -122,7 +113,8 @@ class BatchEnqueueTest {
 
     @ParameterizedTest
     @MethodSource("badLines")
-    void aBadLineFirstInTheMiddleOrLastRefusesTheWholeBatchNamingItAndWritesNothing(String bad, String why) {
+    void aBadLineFirstInTheMiddleOrLastRefusesTheWholeBatchNamingItAndWritesNothing(String bad, String why)
+            throws IOException {
         for (int at : new int[] {1, 3, 5}) {
             if (at == 1 && why.contains("already")) {
                 continue; // a duplicate inside the batch is found on its second line, never on the first
@@ -132,26 +124,26 @@ class BatchEnqueueTest {
             for (int n = 1; n <= 5; n++) {
                 body.append(n == at ? bad.replace("dup-0", prefix + "-1") + "\n" : line(prefix + "-" + n, "fine " + n));
             }
-            List<String> before = SpoolFixture.census(layout);
+            List<String> before = spool.holdings();
             String error = post(body.toString()).statusCode(400).body("status", equalTo(400)).extract().path("error");
             assertTrue(error.startsWith("line " + at + ": ") && error.contains(why), error);
-            assertEquals(before, SpoolFixture.census(layout), "nothing written for a bad line " + at);
+            assertEquals(before, spool.holdings(), "nothing written for a bad line " + at);
         }
     }
 
     @Test
-    void aKnownIdRefusesTheBatchWith409NamingItsLine() {
+    void aKnownIdRefusesTheBatchWith409NamingItsLine() throws IOException {
         String prefix = SpoolFixture.uniqueId("known");
         given().queryParam("id", prefix + "-done").body("first").when().post("/items").then().statusCode(201);
         given().queryParam("budget", "10s").when().post("/drain").then().statusCode(200).body("done", equalTo(1));
         given().queryParam("id", prefix + "-pending").body("waiting").when().post("/items").then().statusCode(201);
 
         for (String known : List.of(prefix + "-pending", prefix + "-done")) {
-            List<String> before = SpoolFixture.census(layout);
+            List<String> before = spool.holdings();
             String body = line(prefix + "-new-1", "a") + line(prefix + "-new-2", "b") + line(known, "c")
                     + line(prefix + "-new-3", "d");
             SpoolFixture.assertError(post(body), 409, "line 3: item '" + known + "' already exists");
-            assertEquals(before, SpoolFixture.census(layout), "nothing written, no reservation left");
+            assertEquals(before, spool.holdings(), "nothing written, no reservation left");
         }
     }
 
@@ -160,10 +152,19 @@ class BatchEnqueueTest {
      * exactly one batch lands whole and the other is refused whole, leaving no item, reservation or
      * staging of its own, and the shared id holds the winner's payload.
      */
+    /** The ids of a batch's lines, in line order. */
+    private static List<String> ids(String ndjson) {
+        List<String> ids = new ArrayList<>();
+        for (String line : ndjson.split("\n")) {
+            ids.add(line.substring(line.indexOf("\"id\":\"") + 6, line.indexOf("\",")));
+        }
+        return ids;
+    }
+
     @Test
     void twoBatchesRacingForOneIdLandOneWholeAndRefuseTheOtherWhole() throws Exception {
         for (int round = 0; round < 10; round++) {
-            SpoolFixture.empty(layout);
+            spool.startClean();
             String prefix = SpoolFixture.uniqueId("race" + round);
             String shared = prefix + "-shared";
             String a = lines(prefix + "-a", 20) + line(shared, "from a") + lines(prefix + "-a2", 20);
@@ -185,21 +186,27 @@ class BatchEnqueueTest {
                 assertEquals(List.of(201, 409), sa == 201 ? List.of(sa, sb) : List.of(sb, sa),
                         "round " + round + ": one batch lands, the other is refused (a " + sa + ", b " + sb + ")");
                 String winner = sa == 201 ? "a" : "b";
-                List<String> expected = new ArrayList<>();
-                for (String line : (sa == 201 ? a : b).split("\n")) {
-                    expected.add(line.substring(line.indexOf("\"id\":\"") + 6, line.indexOf("\",")));
+                for (String id : ids(sa == 201 ? a : b)) {
+                    spool.payloadIn(ItemState.PENDING, id); // round's winner: each of its items is pending
                 }
-                expected.sort(null);
-                assertEquals(expected, SpoolFixture.names(layout, SpoolFolder.PENDING),
-                        "round " + round + ": exactly the winner's items are pending");
-                assertEquals(expected, SpoolFixture.names(layout, SpoolFolder.IDS),
-                        "round " + round + ": exactly the winner's ids are reserved");
-                assertEquals(List.of(), SpoolFixture.names(layout, SpoolFolder.TMP),
-                        "round " + round + ": no staging left");
-                assertEquals("from " + winner, Files.readString(layout.file(SpoolFolder.PENDING, shared)));
+                for (String id : ids(sa == 201 ? b : a)) {
+                    if (!id.equals(shared)) {
+                        given().when().get("/items/{id}", id).then().statusCode(404); // the loser's: none is
+                    }
+                }
+                spool.assertNoStaging(); // and no reservation or staging of the loser's is left
+                assertEquals("from " + winner, text(shared), "round " + round);
             } finally {
                 two.shutdownNow();
             }
+        }
+    }
+
+    private boolean reserved(String id) {
+        try {
+            return spool.isReserved(id);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -207,34 +214,35 @@ class BatchEnqueueTest {
     void anIdReservedByAnUploadStillStreamingRefusesTheBatchAndTheUploadLands() throws IOException {
         String prefix = SpoolFixture.uniqueId("streaming");
         String id = prefix + "-up";
-        byte[] first = HeldUpload.bytes(64 * 1024, 'u');
+        byte[] first = HeldUpload.bytes(20 * 1024, 'u'); // within every profile's max-bytes, past JetStream's inline
         try (HeldUpload upload = HeldUpload.start(base, "/items?id=" + id, first, 1000)) {
             Await.until("the upload has reserved its id", Duration.ofSeconds(20),
-                    () -> Files.exists(layout.file(SpoolFolder.IDS, id)));
-            List<String> before = SpoolFixture.census(layout);
+                    () -> reserved(id));
+            List<String> before = spool.holdings();
             SpoolFixture.assertError(post(line(prefix + "-a", "a") + "{\"payload\":\"b\",\"id\":\"" + id + "\"}\n"),
                     409, "line 2: item '" + id + "' already exists");
-            assertEquals(before, SpoolFixture.census(layout), "nothing of the batch written");
+            assertEquals(before, spool.holdings(), "nothing of the batch written");
             RawHttp.Answer answer = upload.finish();
             assertEquals(201, answer.status(), answer.body());
         }
-        assertArrayEquals(first, Files.readAllBytes(layout.file(SpoolFolder.PENDING, id)));
-        assertEquals(List.of(id), SpoolFixture.names(layout, SpoolFolder.PENDING));
+        assertArrayEquals(first, spool.payloadIn(ItemState.PENDING, id));
+        given().when().get("/items/{id}", prefix + "-a").then().statusCode(404);
+        spool.assertNoStaging();
     }
 
     @Test
-    void anEmptyBatchIsRefused() {
-        List<String> before = SpoolFixture.census(layout);
+    void anEmptyBatchIsRefused() throws IOException {
+        List<String> before = spool.holdings();
         SpoolFixture.assertError(post(""), 400, "the batch holds no items");
         SpoolFixture.assertError(post("\n  \n\r\n"), 400, "the batch holds no items");
-        assertEquals(before, SpoolFixture.census(layout));
+        assertEquals(before, spool.holdings());
     }
 
     @Test
-    void aBodyOfAnotherTypeIsRefused() {
-        List<String> before = SpoolFixture.census(layout);
+    void aBodyOfAnotherTypeIsRefused() throws IOException {
+        List<String> before = spool.holdings();
         given().contentType("application/json").body(lines("typed", 2)).when().post("/items/batch").then()
                 .statusCode(415);
-        assertEquals(before, SpoolFixture.census(layout));
+        assertEquals(before, spool.holdings());
     }
 }
