@@ -190,6 +190,9 @@ final class LedgerMirror implements Ledger.Writes, AutoCloseable {
             newest = before;
             throw e;
         }
+        if (before != null && before != answering) {
+            before.close(); // overtaken while still filling: nobody will read its picture, and it may never end
+        }
         if (before != null) {
             LOG.infof("watching the ledger %s afresh: %s", ledger.bucket(), why);
         }
@@ -199,6 +202,9 @@ final class LedgerMirror implements Ledger.Writes, AutoCloseable {
     private void whole(Feed feed) {
         Feed retired;
         synchronized (this) {
+            if (feed == answering) {
+                return; // told twice (jnats can: the subscribing thread and the dispatcher): it answers already
+            }
             if (feed != newest || closed) {
                 retired = feed; // overtaken by a newer rebuild, or closed meanwhile
             } else {
@@ -252,7 +258,10 @@ final class LedgerMirror implements Ledger.Writes, AutoCloseable {
         public void watch(KeyValueEntry e) {
             Optional<String> id = LedgerKeys.id(e.getKey());
             if (id.isEmpty()) {
-                return; // the ledger's own bookkeeping (batch markers)
+                // The ledger's own bookkeeping (batch markers): no item, but delivered all the same, so that
+                // check() does not find the watch behind a batch whose last write was its marker's removal.
+                copy.passed(e.getRevision());
+                return;
             }
             if (e.getOperation() != KeyValueOperation.PUT || e.getValue() == null) {
                 copy.deliveredRemoval(id.get(), e.getRevision());

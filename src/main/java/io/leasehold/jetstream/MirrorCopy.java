@@ -82,6 +82,11 @@ final class MirrorCopy {
         drop(id, revision);
     }
 
+    /** What the watch delivered of a key no item maps to (a batch marker): it has passed {@code revision}. */
+    synchronized void passed(long revision) {
+        delivered = Math.max(delivered, revision);
+    }
+
     /**
      * This instance's own write, answered at {@code revision}. Once the watch has delivered that far it has
      * told of this write (or of a later one of the key), so the write adds nothing.

@@ -129,7 +129,9 @@ class LedgerMirrorTest {
             jsm.deleteConsumer("KV_mirrored", consumer); // the server forgets this instance's watch
         }
         theirStore.enqueue("unseen", body("x"), 1024);
-        Await.until("shown after housekeeping's checks", DEADLINE, () -> {
+        // Within 5 s: jnats's ordered consumer makes its own consumer afresh after missing heartbeats (about
+        // 14 s here), so a longer wait would pass with checks that do nothing.
+        Await.until("shown after housekeeping's checks", Duration.ofSeconds(5), () -> {
             try {
                 myLedger.mirror().check(); // what each housekeeping does
             } catch (Exception e) {
