@@ -83,7 +83,12 @@ final class Settlement {
     private String fail(HeldClaim claim, String reason) throws IOException {
         // Recorded first: a holder that stops right here leaves a verdict its taker carries out.
         recordReason(claim, AttemptRecord.Kind.FAILED, reason);
-        return move(claim, name -> spool.settle(name, ItemState.FAILED)) ? "failed" : "lost";
+        if (!move(claim, name -> spool.settle(name, ItemState.FAILED))) {
+            return "lost";
+        }
+        // A permanent failure is an operator's business: one line with what they need to act on it.
+        LOG.warnf("item %s failed for good after %s: %s", claim.id(), attempts(claim.attempt()), reason);
+        return "failed";
     }
 
     /**
@@ -102,6 +107,11 @@ final class Settlement {
             events.settled(claim.id(), where);
         }
         return where;
+    }
+
+    /** "1 attempt", "3 attempts": for the lines that tell of a permanent failure. */
+    static String attempts(int n) {
+        return n == 1 ? "1 attempt" : n + " attempts";
     }
 
     /** A receiver refused the epoch as stale: an attempt like any other, counted towards max-attempts. */

@@ -113,7 +113,8 @@ final class Takeover {
     private void finishVerdict(ClaimName seen, ClaimName taken, AttemptRecord verdict) throws IOException {
         spool.writeRecord(taken.id(), taken.generation(), verdict);
         if (spool.settle(taken, ItemState.FAILED)) {
-            LOG.warnf("item %s failed (its holder stopped before it moved it): %s", seen.id(), verdict.text());
+            LOG.warnf("item %s failed for good after %s (its holder stopped before it moved it): %s", seen.id(),
+                    Settlement.attempts(seen.generation().attempt()), verdict.text());
             events.settled(seen.id(), "failed");
         }
     }
@@ -133,7 +134,7 @@ final class Takeover {
         spool.writeRecord(taken.id(), taken.generation(),
                 new AttemptRecord(AttemptRecord.Kind.FAILED, abandoned, text));
         if (spool.settle(taken, ItemState.FAILED)) {
-            LOG.warnf("item %s failed: %s", seen.id(), text);
+            LOG.warnf("item %s failed for good after %s: %s", seen.id(), Settlement.attempts(attempts), text);
             events.settled(seen.id(), "failed");
         }
     }

@@ -80,10 +80,7 @@ final class Ledger {
             writes = made;
             connection.addConnectionListener((c, event) -> {
                 if (event == ConnectionListener.Events.RECONNECTED) {
-                    // Off the client's callback thread: a rebuild makes two requests.
-                    Thread rewatch = new Thread(() -> made.rebuildQuietly("reconnected"), "leasehold-ledger-rewatch");
-                    rewatch.setDaemon(true);
-                    rewatch.start();
+                    made.reconnected();
                 }
             });
             mirror = made;

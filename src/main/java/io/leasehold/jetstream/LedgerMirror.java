@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
@@ -42,6 +43,7 @@ final class LedgerMirror implements Ledger.Writes, AutoCloseable {
     private Feed checked;
     private long deliveredAtCheck;
     private volatile boolean closed;
+    private final AtomicBoolean rebuildQueued = new AtomicBoolean();
 
     LedgerMirror(Ledger ledger, Duration firstWait) {
         this.ledger = ledger;
@@ -164,6 +166,22 @@ final class LedgerMirror implements Ledger.Writes, AutoCloseable {
         } else {
             feed.copy.forgetPassedRemovals();
         }
+    }
+
+    /**
+     * Makes the picture afresh off the client's callback thread (a rebuild makes two requests), once for
+     * any number of reconnects that come while one is queued: a storm of them is one or two rebuilds.
+     */
+    void reconnected() {
+        if (!rebuildQueued.compareAndSet(false, true)) {
+            return;
+        }
+        Thread rewatch = new Thread(() -> {
+            rebuildQueued.set(false); // a reconnect from now on needs a rebuild of its own
+            rebuildQuietly("reconnected");
+        }, "leasehold-ledger-rewatch");
+        rewatch.setDaemon(true);
+        rewatch.start();
     }
 
     void rebuildQuietly(String why) {

@@ -13,6 +13,7 @@ import io.leasehold.spool.SpoolFolder;
 import io.leasehold.spool.SpoolLayout;
 import io.leasehold.testing.Await;
 import io.leasehold.testing.DrivenClock;
+import io.leasehold.testing.LogCapture;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.logging.Level;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,8 +31,24 @@ import org.junit.jupiter.api.io.TempDir;
 /** Retries, poison items, garbage in the spool, shutdown and drain passes, with time driven by the test. */
 class DrainFailureTest extends SpoolTestBase {
 
+    private final List<AutoCloseable> closing = new ArrayList<>();
+
+    @AfterEach
+    void closeCaptures() throws Exception {
+        for (AutoCloseable c : closing) {
+            c.close();
+        }
+    }
+
+    /** Every permanent failure leaves one WARN line naming the item, its attempts and its reason. */
+    private static void assertFailureLogged(LogCapture log, String line) {
+        Await.until("logged at WARN: " + line, WAIT, () -> log.linesAtLeast(Level.WARNING).contains(line));
+    }
+
     @Test
     void aRetryableFailureComesBackAfterBackoffAndGivesUpAtMaxAttempts() throws IOException {
+        LogCapture log = LogCapture.of("io.leasehold.drain");
+        closing.add(log);
         Instance instance = instance(T0, 2, true);
         enqueue("flaky");
         instance.poll();
@@ -57,10 +75,14 @@ class DrainFailureTest extends SpoolTestBase {
         assertTrue(settledIn(SpoolFolder.FAILED, "flaky"));
         assertEquals("gave up after 2 attempts; last: exit 75: still busy", reason(instance, "flaky"));
         assertTrue(claims().isEmpty());
+        assertFailureLogged(log, "item flaky failed for good after 2 attempts: gave up after 2 attempts; last: exit 75: "
+                + "still busy");
     }
 
     @Test
     void aPoisonItemThatKillsEveryHolderEndsInFailedWhileOtherItemsFlow() throws IOException {
+        LogCapture log = LogCapture.of("io.leasehold.drain");
+        closing.add(log);
         enqueue("poison");
         Instant now = T0;
         for (int attempt = 1; attempt <= 3; attempt++) {
@@ -77,6 +99,7 @@ class DrainFailureTest extends SpoolTestBase {
         Await.until("poison fails", WAIT, () -> Files.exists(layout.file(SpoolFolder.FAILED, "poison")));
         assertFalse(survivor.handler.startedAttempts("poison").contains(4), "no fourth attempt");
         assertEquals("abandoned 3 times", reason(survivor, "poison"));
+        assertFailureLogged(log, "item poison failed for good after 3 attempts: abandoned 3 times");
 
         survivor.handler.finish("good", Outcome.done());
         Await.until("the rest of the spool keeps flowing", WAIT,
@@ -85,6 +108,8 @@ class DrainFailureTest extends SpoolTestBase {
 
     @Test
     void aPermanentFailureSettlesInFailedWithItsReason() throws IOException {
+        LogCapture log = LogCapture.of("io.leasehold.drain");
+        closing.add(log);
         Instance instance = instance(T0, 5, true);
         enqueue("bad");
         instance.poll();
@@ -93,6 +118,7 @@ class DrainFailureTest extends SpoolTestBase {
         Await.until("failed", WAIT, () -> instance.events.count("settled:bad:failed") == 1);
         assertTrue(Files.exists(layout.file(SpoolFolder.FAILED, "bad")));
         assertEquals("exit 2: no such table", reason(instance, "bad"));
+        assertFailureLogged(log, "item bad failed for good after 1 attempt: exit 2: no such table");
     }
 
     @Test

@@ -5,19 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.core.Outcome;
 import io.leasehold.testing.Await;
+import io.leasehold.testing.LogCapture;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,33 +30,18 @@ class ExecOutputTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
     private final ExecutorService workers = Executors.newCachedThreadPool();
-    private final List<LogRecord> logged = new CopyOnWriteArrayList<>();
-    private final Logger category = Logger.getLogger("io.leasehold.exec.output");
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            logged.add(record);
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private LogCapture log;
     @TempDir
     Path dir;
 
     @BeforeEach
     void listen() {
-        category.addHandler(capture);
+        log = LogCapture.of("io.leasehold.exec.output");
     }
 
     @AfterEach
     void stop() {
-        category.removeHandler(capture);
+        log.close();
         workers.shutdownNow();
     }
 
@@ -68,26 +51,21 @@ class ExecOutputTest {
     }
 
     private List<String> messages() {
-        return logged.stream().map(ExecOutputTest::text).toList();
-    }
-
-    /** The record's text as the log writes it (JBoss Logging hands a printf pattern and its parameters). */
-    private static String text(LogRecord r) {
-        return r.getParameters() == null || r.getParameters().length == 0 ? r.getMessage()
-                : String.format(r.getMessage(), r.getParameters());
+        return log.lines();
     }
 
     @Test
     void eachLineIsLoggedTaggedStdoutAtInfoAndStderrAtWarn() {
         Outcome outcome = run("echo one; echo two; echo oops >&2; printf 'no newline'; exit 1");
         assertEquals(new Outcome.Failed("exit 1: oops"), outcome);
-        Await.until("all four lines logged", WAIT, () -> logged.size() >= 4);
+        Await.until("all four lines logged", WAIT, () -> log.records().size() >= 4);
         List<String> out = messages().stream().filter(m -> m.contains(" stdout]")).toList();
         assertEquals(List.of("[item-7 #3 stdout] one", "[item-7 #3 stdout] two", "[item-7 #3 stdout] no newline"), out);
-        LogRecord err = logged.stream().filter(r -> text(r).contains(" stderr]")).findFirst().orElseThrow();
-        assertEquals("[item-7 #3 stderr] oops", text(err));
+        LogRecord err = log.records().stream().filter(r -> LogCapture.text(r).contains(" stderr]")).findFirst()
+                .orElseThrow();
+        assertEquals("[item-7 #3 stderr] oops", LogCapture.text(err));
         assertTrue(err.getLevel().intValue() >= Level.WARNING.intValue(), "stderr at WARN: " + err.getLevel());
-        assertTrue(logged.stream().filter(r -> text(r).contains(" stdout]"))
+        assertTrue(log.records().stream().filter(r -> LogCapture.text(r).contains(" stdout]"))
                 .allMatch(r -> r.getLevel().intValue() < Level.WARNING.intValue()), "stdout below WARN");
     }
 
@@ -108,7 +86,7 @@ class ExecOutputTest {
     void aLineLongerThanTheBoundIsLoggedInPieces() {
         int length = ChildOutput.MAX_LINE * 2 + 10;
         run("head -c " + length + " /dev/zero | tr '\\0' x; echo");
-        Await.until("three pieces logged", WAIT, () -> logged.size() >= 3);
+        Await.until("three pieces logged", WAIT, () -> log.records().size() >= 3);
         List<Integer> pieces = messages().stream().map(m -> m.length() - "[item-7 #3 stdout] ".length()).toList();
         assertEquals(List.of(ChildOutput.MAX_LINE, ChildOutput.MAX_LINE, 10), pieces);
     }
