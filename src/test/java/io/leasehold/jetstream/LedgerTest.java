@@ -11,6 +11,11 @@ import io.nats.client.Connection;
 import io.nats.client.Nats;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -85,5 +90,41 @@ class LedgerTest {
         boolean bWon = ledger.create("x", b);
         assertTrue(aWon ^ bWon, "exactly one creator replaces the tombstone: " + aWon + " " + bWon);
         assertEquals(Optional.of(aWon ? a : b), ledger.read("x").map(Ledger.Seen::entry));
+    }
+
+    /**
+     * Two instances, each on a connection of its own, create the same purged key at the same moment, for
+     * many rounds: every round exactly one wins, and the entry is the winner's.
+     */
+    @Test
+    void twoCreatorsReleasedTogetherOnATombstoneHaveOneWinnerEveryRound() throws Exception {
+        try (Connection other = Nats.connect(NATS.server().url())) {
+            Ledger theirs = new Ledger(other, ledger.bucket(), 1);
+            ExecutorService two = Executors.newFixedThreadPool(2);
+            try {
+                for (int round = 0; round < 25; round++) {
+                    String id = "tomb-" + round;
+                    assertTrue(ledger.create(id, LedgerEntry.enqueued(Instant.EPOCH, id + "/0")));
+                    connection.keyValue(ledger.bucket()).delete(LedgerKeys.key(id));
+                    LedgerEntry mine = LedgerEntry.enqueued(Instant.EPOCH, id + "/a");
+                    LedgerEntry their = LedgerEntry.enqueued(Instant.EPOCH, id + "/b");
+                    CyclicBarrier start = new CyclicBarrier(2);
+                    Future<Boolean> a = two.submit(() -> {
+                        start.await();
+                        return ledger.create(id, mine);
+                    });
+                    Future<Boolean> b = two.submit(() -> {
+                        start.await();
+                        return theirs.create(id, their);
+                    });
+                    boolean aWon = a.get(20, TimeUnit.SECONDS);
+                    boolean bWon = b.get(20, TimeUnit.SECONDS);
+                    assertTrue(aWon ^ bWon, "round " + round + ": exactly one winner, got " + aWon + " " + bWon);
+                    assertEquals(Optional.of(aWon ? mine : their), ledger.read(id).map(Ledger.Seen::entry));
+                }
+            } finally {
+                two.shutdownNow();
+            }
+        }
     }
 }
