@@ -8,6 +8,7 @@ import static io.leasehold.nats.NatsTesting.uniqueBucket;
 
 import io.leasehold.lease.LeaseStore;
 import io.leasehold.lease.LeaseStoreContract;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -19,6 +20,7 @@ class NatsKvLeaseStoreContractTest extends LeaseStoreContract {
 
     @RegisterExtension
     static final SharedNatsServer NATS = new SharedNatsServer();
+    private static final Duration SETUP_TIMEOUT = Duration.ofSeconds(10);
     private final List<NatsBus> buses = new ArrayList<>();
     private String bucket;
     private NatsKvLeaseStore store;
@@ -26,6 +28,12 @@ class NatsKvLeaseStoreContractTest extends LeaseStoreContract {
     @BeforeEach
     void openStore() throws Exception {
         bucket = uniqueBucket();
+        // Made by a client that waits longer: the clients under test give up after half a second, and a
+        // stream's creation on a loaded 2-core machine can take more (the setup is not what is tested).
+        try (NatsBus setup = NatsConnector.connect(NatsSettings.of(NATS.server().url())
+                .withRequestTimeout(SETUP_TIMEOUT))) {
+            new NatsKvLeaseStore(setup, bucket, "controller").ensureBucket();
+        }
         store = client();
         store.ensureBucket();
     }
