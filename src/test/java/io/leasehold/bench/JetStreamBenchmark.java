@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * turned pending with its payload inline (an update), 1 and 8 at once, against POST /items from 8
  * keep-alive clients. Drain: per item the entry read and updated to claimed, once more for a renewal, the
  * entry read again (for the payload) and updated to done, one item after another, against POST /drain at
- * concurrency 4. Pickup: one item posted to an idle,
+ * concurrency 4. The directory spool's POST /items and POST /drain beside them, in the same run. Pickup: one item posted to an idle,
  * auto-draining service until the API shows it done. Medians of {@link #RUNS} with min–max; asserts only
  * that every item was answered 201 and ended done. {@code ./mvnw -B verify -Pbenchmark -Dit.test=JetStreamBenchmark}.
  */
@@ -112,6 +113,15 @@ class JetStreamBenchmark {
         return service;
     }
 
+    /** One drain pass of the {@code N} items just posted; items/s. */
+    private static double timedPass(BenchService service) throws Exception {
+        long start = System.nanoTime();
+        String pass = service.post("/drain?budget=10m").body();
+        double rate = N / ((System.nanoTime() - start) / 1e9);
+        assertEquals(true, pass.contains("\"done\":" + N), pass);
+        return rate;
+    }
+
     @Test
     void enqueueAndDrainAgainstTheBareCallsAndPickup() throws Exception {
         double[] bare1 = new double[RUNS];
@@ -119,20 +129,26 @@ class JetStreamBenchmark {
         double[] bareDrain = new double[RUNS];
         double[] posts = new double[RUNS];
         double[] drains = new double[RUNS];
-        try (BenchService service = service("service", false)) {
-            Parallel.postItems(service.port(), CLIENTS, N / CLIENTS, "warm-up"); // JIT and connections, not timed
-            String warm = service.post("/drain?budget=10m").body();
-            assertEquals(true, warm.contains("\"done\":" + N), "the warm-up pass: " + warm);
+        double[] dirPosts = new double[RUNS];
+        double[] dirDrains = new double[RUNS];
+        try (BenchService service = service("service", false);
+                BenchService directory = BenchService.start(WORK.resolve("directory-" + System.currentTimeMillis()), 4,
+                        false, WORK.resolve("directory.log"), Map.of())) {
+            directory.awaitReady();
+            for (BenchService warming : List.of(service, directory)) { // JIT and connections, not timed
+                Parallel.postItems(warming.port(), CLIENTS, N / CLIENTS, "warm-up");
+                String warm = warming.post("/drain?budget=10m").body();
+                assertEquals(true, warm.contains("\"done\":" + N), "the warm-up pass: " + warm);
+            }
             for (int run = 0; run < RUNS; run++) {
+                dirPosts[run] = Parallel.postItems(directory.port(), CLIENTS, N / CLIENTS, "r" + run);
+                dirDrains[run] = timedPass(directory);
                 KeyValue one = bucket();
                 bare1[run] = bareEnqueue(one, 1);
                 bareDrain[run] = bareDrain(one);
                 bare8[run] = bareEnqueue(bucket(), CLIENTS);
                 posts[run] = Parallel.postItems(service.port(), CLIENTS, N / CLIENTS, "r" + run);
-                long start = System.nanoTime();
-                String pass = service.post("/drain?budget=10m").body();
-                drains[run] = N / ((System.nanoTime() - start) / 1e9);
-                assertEquals(true, pass.contains("\"done\":" + N), pass);
+                drains[run] = timedPass(service);
             }
         }
         row("bare", "enqueue calls (reserve, pending with the payload inline), 1 thread", bare1);
@@ -140,6 +156,8 @@ class JetStreamBenchmark {
         row("service", "POST /items, " + CLIENTS + " keep-alive clients", posts);
         row("bare", "drain calls per item (read, claim, renew, read, settle), 1 thread", bareDrain);
         row("service", "POST /drain, concurrency 4", drains);
+        row("directory", "POST /items, " + CLIENTS + " keep-alive clients, the directory spool (same run)", dirPosts);
+        row("directory", "POST /drain, concurrency 4, the directory spool (same run)", dirDrains);
         // The baseline is the loop that does not overlap its calls (1 thread); leasehold may overlap
         // them (8 clients, drain concurrency 4). The 8-thread loop is the stricter comparison, shown beside it.
         FIGURES.note(String.format("POST /items: %.2fx the bare 1-thread enqueue (goal >= 0.8x), %.2fx the bare "
