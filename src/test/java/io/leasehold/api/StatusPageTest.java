@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasKey;
+import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -123,8 +124,9 @@ class StatusPageTest extends ChromiumPageTest {
         String id = SpoolFixture.uniqueId("beside");
         enqueue(id, "p");
         given().when().get("/").then().statusCode(200).contentType(containsString("text/html"))
-                .body(containsString("<title>leasehold status</title>"));
-        given().when().get("/status-page.js").then().statusCode(200).contentType(containsString("javascript"));
+                .header("Cache-Control", nullValue()).body(containsString("<title>leasehold status</title>"));
+        given().when().get("/status-page.js").then().statusCode(200).contentType(containsString("javascript"))
+                .header("Cache-Control", nullValue());
         given().when().get("/status-page.css").then().statusCode(200).contentType(containsString("text/css"));
         given().when().get("/spool").then().statusCode(200).contentType(containsString("application/json"))
                 .body("pending", equalTo(1));
