@@ -1,0 +1,144 @@
+package io.leasehold.api;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasKey;
+import static org.hamcrest.Matchers.nullValue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.leasehold.core.ClaimName;
+import io.leasehold.core.Generation;
+import io.leasehold.spool.SpoolFolder;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.WebElement;
+
+/**
+ * The status page at / in a real headless Chromium: counts, the lease, claims, failed items and their
+ * reasons as text, a retry per item and retry all, and the API still answering beside it.
+ */
+@QuarkusTest
+@TestProfile(RecordingHandlerProfile.class)
+class StatusPageTest extends ChromiumPageTest {
+
+    /** A reason as another program may write it: markup that must show as text and never run. */
+    static final String MARKUP_REASON = "<img src=x onerror=\"window.pwned=1\"> & <b>not bold</b>";
+
+    static void enqueue(String id, String payload) {
+        given().queryParam("id", id).body(payload).when().post("/items").then().statusCode(201);
+    }
+
+    /** The page's text of one element, by id. */
+    static String text(String id) {
+        return chromium.driver.findElement(By.id(id)).getText();
+    }
+
+    /** Reason per item id, as the page's failed table shows them. */
+    static Map<String, String> failedRows() {
+        return chromium.driver.findElements(By.cssSelector("#failed tbody tr")).stream().collect(Collectors.toMap(
+                row -> row.getAttribute("data-id"), row -> row.findElement(By.cssSelector("td.reason")).getText()));
+    }
+
+    @Test
+    void showsCountsLeaseClaimsAndReasonsAndRetriesFromThePage() throws IOException {
+        List<String> fine = List.of(SpoolFixture.uniqueId("fine"), SpoolFixture.uniqueId("fine"),
+                SpoolFixture.uniqueId("fine"));
+        fine.forEach(id -> enqueue(id, "ok"));
+        String refused = SpoolFixture.uniqueId("refused");
+        enqueue(refused, "fail");
+        given().when().post("/drain").then().statusCode(200).body("done", equalTo(3)).body("failed", equalTo(1));
+
+        String cancelled = SpoolFixture.uniqueId("cancelled");
+        enqueue(cancelled, "never run");
+        given().when().delete("/items/{id}", cancelled).then().statusCode(200);
+        String waiting = SpoolFixture.uniqueId("waiting");
+        enqueue(waiting, "later");
+        // Another instance's claim, and a failed item whose reason another program wrote.
+        String held = SpoolFixture.uniqueId("held");
+        Files.writeString(layout.claimFile(new ClaimName(held, Generation.parse("1-zz9").orElseThrow(),
+                Instant.now())), "c");
+        String marked = SpoolFixture.uniqueId("marked");
+        Files.writeString(layout.file(SpoolFolder.FAILED, marked), "m");
+        Files.writeString(layout.file(SpoolFolder.REASONS, marked), MARKUP_REASON);
+        SpoolFixture.recount();
+        given().when().get("/spool").then().statusCode(200).body("pending", equalTo(1)).body("claimed", equalTo(1))
+                .body("done", equalTo(3)).body("failed", equalTo(3));
+
+        chromium.driver.get(page.toString());
+        chromium.until("the counts of GET /spool", d -> text("count-pending").equals("1")
+                && text("count-claimed").equals("1") && text("count-done").equals("3") && text("count-failed").equals("3"));
+        chromium.until("three failed rows", d -> failedRows().size() == 3);
+        assertEquals(Map.of(refused, RecordingHandler.FAIL_REASON, cancelled, "cancelled", marked, MARKUP_REASON),
+                failedRows(), "each failed item with its reason, markup as text");
+        assertEquals(List.of(), chromium.driver.findElements(By.cssSelector("#failed img, #failed b")),
+                "a reason's markup never becomes elements");
+        assertEquals(true, chromium.driver.executeScript("return window.pwned === undefined"),
+                "a reason's markup never runs");
+
+        assertEquals("no-bus", text("lease-mode"));
+        assertEquals("0", text("lease-epoch"));
+        WebElement claim = chromium.driver.findElement(By.cssSelector("#claims tbody tr[data-id='" + held + "']"));
+        assertTrue(claim.getText().contains("1-zz9") && claim.getText().contains("in "),
+                "the claim with its holder's generation and a lease still running: " + claim.getText());
+        String throughput = chromium.until("done per minute, from two samples",
+                d -> text("throughput").equals("—") ? null : text("throughput"));
+        assertEquals("0.0", throughput, "nothing was done between the samples");
+        chromium.screenshot(Path.of("target/status-page.png"));
+        chromium.driver.manage().window().setSize(new Dimension(390, 844));
+        chromium.until("a phone's width", d -> d.manage().window().getSize().width == 390);
+        assertEquals(true, chromium.driver.executeScript(
+                "return document.documentElement.scrollWidth <= window.innerWidth"), "no sideways scrolling on a phone");
+        chromium.screenshot(Path.of("target/status-page-phone.png"));
+
+        chromium.driver.findElement(By.cssSelector("#failed tr[data-id='" + refused + "'] button.retry")).click();
+        chromium.until("the item retried through the API", d -> state(refused).equals("pending"));
+        chromium.until("the page showing it pending, no longer failed",
+                d -> text("count-pending").equals("2") && !failedRows().containsKey(refused));
+        assertEquals(List.of(cancelled, marked).stream().sorted().toList(),
+                failedRows().keySet().stream().sorted().toList());
+
+        // Retry all: POST /items/retry?state=failed where it exists, else the listed items one by one.
+        chromium.driver.findElement(By.id("retry-all")).click();
+        chromium.until("every failed item retried through the API",
+                d -> state(cancelled).equals("pending") && state(marked).equals("pending"));
+        chromium.until("the page showing none failed", d -> text("count-failed").equals("0")
+                && chromium.driver.findElement(By.id("failed-empty")).isDisplayed());
+        assertEquals("4", text("count-pending"));
+        assertTrue(text("notice").startsWith("Retried"), text("notice"));
+    }
+
+    @Test
+    void thePageShadowsNoneOfTheApi() {
+        String id = SpoolFixture.uniqueId("beside");
+        enqueue(id, "p");
+        given().when().get("/").then().statusCode(200).contentType(containsString("text/html"))
+                .header("Cache-Control", nullValue()).body(containsString("<title>leasehold status</title>"));
+        given().when().get("/status-page.js").then().statusCode(200).contentType(containsString("javascript"))
+                .header("Cache-Control", nullValue());
+        given().when().get("/status-page.css").then().statusCode(200).contentType(containsString("text/css"));
+        given().when().get("/spool").then().statusCode(200).contentType(containsString("application/json"))
+                .body("pending", equalTo(1));
+        given().when().get("/items").then().statusCode(200).body("id", equalTo(List.of(id)));
+        given().when().get("/items/{id}", id).then().statusCode(200).body("state", equalTo("pending"));
+        given().when().get("/lease").then().statusCode(200).body("mode", equalTo("no-bus"));
+        given().when().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+        given().when().get("/q/metrics").then().statusCode(200);
+        given().queryParam("format", "json").when().get("/q/openapi").then().statusCode(200)
+                .body("paths", hasKey("/spool"));
+        given().when().get("/q/swagger-ui/").then().statusCode(200);
+        SpoolFixture.assertError(given().when().get("/items/{id}", SpoolFixture.uniqueId("ghost")).then(), 404,
+                "no item");
+    }
+}
