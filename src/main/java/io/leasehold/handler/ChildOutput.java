@@ -1,6 +1,5 @@
 package io.leasehold.handler;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -49,7 +48,8 @@ final class ChildOutput {
     }
 
     private void readAll() {
-        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        byte[] line = new byte[MAX_LINE];
+        int size = 0;
         byte[] buffer = new byte[8192];
         try (in) {
             int n;
@@ -58,11 +58,16 @@ final class ChildOutput {
                     byte b = buffer[i];
                     keep(b);
                     if (b == '\n') {
-                        log(line);
+                        log(line, size);
+                        size = 0;
                     } else {
-                        line.write(b);
-                        if (line.size() >= MAX_LINE) {
-                            log(line);
+                        line[size++] = b;
+                        if (size == MAX_LINE) {
+                            // Cut where a character starts: its first bytes begin the next piece.
+                            int cut = boundary(line, size);
+                            log(line, cut);
+                            System.arraycopy(line, cut, line, 0, size - cut);
+                            size -= cut;
                         }
                     }
                 }
@@ -70,11 +75,23 @@ final class ChildOutput {
         } catch (IOException e) {
             // The pipe closed under us (the child's group killed): what was read was logged.
         } finally {
-            if (line.size() > 0) {
-                log(line);
+            if (size > 0) {
+                log(line, size);
             }
             ended.countDown();
         }
+    }
+
+    /** Where {@code bytes[0, size)} can be cut without splitting a UTF-8 sequence (size when none is open). */
+    static int boundary(byte[] bytes, int size) {
+        for (int i = size - 1; i >= Math.max(0, size - 4); i--) {
+            int b = bytes[i] & 0xFF;
+            if ((b & 0xC0) != 0x80) { // not a continuation byte: a character starts here
+                int length = b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+                return i + length > size && i > 0 ? i : size;
+            }
+        }
+        return size;
     }
 
     private void keep(byte b) {
@@ -84,9 +101,8 @@ final class ChildOutput {
         }
     }
 
-    private void log(ByteArrayOutputStream line) {
-        String text = line.toString(StandardCharsets.UTF_8);
-        line.reset();
+    private void log(byte[] line, int size) {
+        String text = new String(line, 0, size, StandardCharsets.UTF_8);
         lines++;
         if (lines <= MAX_LINES) {
             OUTPUT.logf(errors ? Logger.Level.WARN : Logger.Level.INFO, "[%s] %s", tag, text);
