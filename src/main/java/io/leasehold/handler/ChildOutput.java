@@ -58,7 +58,8 @@ final class ChildOutput {
                     byte b = buffer[i];
                     keep(b);
                     if (b == '\n') {
-                        log(line, size);
+                        // A CRLF line: its carriage return is not logged (a raw control byte in the log).
+                        log(line, size > 0 && line[size - 1] == '\r' ? size - 1 : size);
                         size = 0;
                     } else {
                         line[size++] = b;
