@@ -128,7 +128,11 @@ final class ChildOutput {
             for (int i = 0; i < size; i++) {
                 last[i] = tail[(int) ((total - size + i) % TAIL_BYTES)];
             }
-            return new String(last, StandardCharsets.UTF_8).strip();
+            int from = 0;
+            while (size == TAIL_BYTES && from < Math.min(3, size) && (last[from] & 0xC0) == 0x80) {
+                from++; // the tail began inside a character: its remaining bytes are not a character
+            }
+            return new String(last, from, size - from, StandardCharsets.UTF_8).strip();
         }
     }
 }
