@@ -193,4 +193,17 @@ class ExecOutputReviewTest {
         Await.until("readers of the cancelled attempt ended", Duration.ofSeconds(10),
                 () -> readersOf("cancel-1").isEmpty());
     }
+
+    /**
+     * "Never raw into the service's log": a line's control bytes (ESC, a lone CR, NUL) are logged as they
+     * came, so a child can clear or rewrite an operator's terminal, or hide a line behind a CR.
+     */
+    @Test
+    void controlBytesOfALineNeverReachTheLogRaw() {
+        run("ctl", "printf 'ok\\033[2J\\033[1A\\rfake INFO line\\000\\n'");
+        Await.until("the line", WAIT, () -> log.records().size() >= 1);
+        String line = log.lines().get(0);
+        assertFalse(line.chars().anyMatch(c -> c < 0x20 && c != '\t'), "control bytes logged: "
+                + line.replace("\u001b", "<ESC>").replace("\r", "<CR>").replace("\u0000", "<NUL>"));
+    }
 }
