@@ -4,6 +4,7 @@
 'use strict';
 (function () {
   const REFRESH_MS = 2000;
+  const READ_TIMEOUT_MS = 10000; // a read not answered by then counts as failed; the loop goes on
   const THROUGHPUT_WINDOW_MS = 60000;
   const TOKEN_KEY = 'leasehold.api.token';
   const LISTED = 100; // items shown per table (GET /items' default limit)
@@ -128,7 +129,10 @@
   // ---- reading --------------------------------------------------------------------------------------
 
   async function getJson(path) {
-    const res = await fetch(path, { headers: { Accept: 'application/json' }, cache: 'no-store' });
+    // A read never answered (a stalled proxy, a blocked worker) must not stop the refresh loop for good:
+    // Promise.all below waits for every read, and fetch itself never gives up.
+    const res = await fetch(path, { headers: { Accept: 'application/json' }, cache: 'no-store',
+      signal: AbortSignal.timeout(READ_TIMEOUT_MS) });
     if (!res.ok) throw new Error('GET ' + path + ' answered ' + res.status + (await errorText(res)));
     return res.json();
   }

@@ -1,6 +1,5 @@
 package io.leasehold.handler;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -49,7 +48,8 @@ final class ChildOutput {
     }
 
     private void readAll() {
-        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        byte[] line = new byte[MAX_LINE];
+        int size = 0;
         byte[] buffer = new byte[8192];
         try (in) {
             int n;
@@ -58,11 +58,17 @@ final class ChildOutput {
                     byte b = buffer[i];
                     keep(b);
                     if (b == '\n') {
-                        log(line);
+                        // A CRLF line: its carriage return is not logged (a raw control byte in the log).
+                        log(line, size > 0 && line[size - 1] == '\r' ? size - 1 : size);
+                        size = 0;
                     } else {
-                        line.write(b);
-                        if (line.size() >= MAX_LINE) {
-                            log(line);
+                        line[size++] = b;
+                        if (size == MAX_LINE) {
+                            // Cut where a character starts: its first bytes begin the next piece.
+                            int cut = boundary(line, size);
+                            log(line, cut);
+                            System.arraycopy(line, cut, line, 0, size - cut);
+                            size -= cut;
                         }
                     }
                 }
@@ -70,11 +76,23 @@ final class ChildOutput {
         } catch (IOException e) {
             // The pipe closed under us (the child's group killed): what was read was logged.
         } finally {
-            if (line.size() > 0) {
-                log(line);
+            if (size > 0) {
+                log(line, size);
             }
             ended.countDown();
         }
+    }
+
+    /** Where {@code bytes[0, size)} can be cut without splitting a UTF-8 sequence (size when none is open). */
+    static int boundary(byte[] bytes, int size) {
+        for (int i = size - 1; i >= Math.max(0, size - 4); i--) {
+            int b = bytes[i] & 0xFF;
+            if ((b & 0xC0) != 0x80) { // not a continuation byte: a character starts here
+                int length = b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+                return i + length > size && i > 0 ? i : size;
+            }
+        }
+        return size;
     }
 
     private void keep(byte b) {
@@ -84,9 +102,8 @@ final class ChildOutput {
         }
     }
 
-    private void log(ByteArrayOutputStream line) {
-        String text = line.toString(StandardCharsets.UTF_8);
-        line.reset();
+    private void log(byte[] line, int size) {
+        String text = new String(line, 0, size, StandardCharsets.UTF_8);
         lines++;
         if (lines <= MAX_LINES) {
             OUTPUT.logf(errors ? Logger.Level.WARN : Logger.Level.INFO, "[%s] %s", tag, text);
@@ -111,7 +128,11 @@ final class ChildOutput {
             for (int i = 0; i < size; i++) {
                 last[i] = tail[(int) ((total - size + i) % TAIL_BYTES)];
             }
-            return new String(last, StandardCharsets.UTF_8).strip();
+            int from = 0;
+            while (size == TAIL_BYTES && from < Math.min(3, size) && (last[from] & 0xC0) == 0x80) {
+                from++; // the tail began inside a character: its remaining bytes are not a character
+            }
+            return new String(last, from, size - from, StandardCharsets.UTF_8).strip();
         }
     }
 }

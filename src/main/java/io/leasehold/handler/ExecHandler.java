@@ -145,11 +145,11 @@ public final class ExecHandler implements Handler, AutoCloseable {
 
         Outcome outcome() {
             int status = process.exitValue();
-            String tail = stderr.tail(STDERR_WAIT_MILLIS);
             cleanUp();
             if (status == 0) {
-                return Outcome.done();
+                return Outcome.done(); // no reason to give: stderr is not waited for
             }
+            String tail = stderr.tail(STDERR_WAIT_MILLIS);
             String reason = "exit " + status + (tail.isEmpty() ? "" : ": " + tail);
             return status == EX_TEMPFAIL ? Outcome.retry(reason) : Outcome.failed(reason);
         }

@@ -57,7 +57,13 @@ final class ItemMoves {
         }
         ClaimName mine = claim.get();
         int abandoned = spool.record(id, mine.generation()).map(AttemptRecord::abandoned).orElse(0);
-        spool.writeRecord(id, mine.generation(), new AttemptRecord(AttemptRecord.Kind.FAILED, abandoned, "cancelled"));
+        try {
+            spool.writeRecord(id, mine.generation(), new AttemptRecord(AttemptRecord.Kind.FAILED, abandoned, "cancelled"));
+        } catch (IOException | RuntimeException e) {
+            // Not recorded (a full disk: 507): the item goes back to pending/, never left under a claim nobody renews.
+            spool.handBack(mine);
+            throw e;
+        }
         try {
             if (!spool.settle(mine, ItemState.FAILED)) {
                 throw new IOException("the cancel's own claim " + mine + " vanished before it could be settled");
