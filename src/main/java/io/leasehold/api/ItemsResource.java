@@ -145,7 +145,8 @@ public class ItemsResource {
         @APIResponse(responseCode = "200", description = "cancelled: the item is in failed with the reason cancelled"),
         @APIResponse(responseCode = "400", description = "the id breaks the grammar", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
         @APIResponse(responseCode = "404", description = "no such item", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
-        @APIResponse(responseCode = "409", description = "the item is not pending", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA)))
+        @APIResponse(responseCode = "409", description = "the item is not pending", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
+        @APIResponse(responseCode = "507", description = "the spool's filesystem is full: the cancel's record could not be written, the item stays pending", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA)))
     })
     @DELETE
     @Path("/{id}")
@@ -159,7 +160,8 @@ public class ItemsResource {
         @APIResponse(responseCode = "200", description = "back in pending, its attempts counted afresh"),
         @APIResponse(responseCode = "400", description = "the id breaks the grammar", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
         @APIResponse(responseCode = "404", description = "no such item", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
-        @APIResponse(responseCode = "409", description = "the item is not failed", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA)))
+        @APIResponse(responseCode = "409", description = "the item is not failed", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
+        @APIResponse(responseCode = "507", description = "the spool's filesystem is full; the item stays failed", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA)))
     })
     @POST
     @Path("/{id}/retry")

@@ -103,12 +103,45 @@ final class ChildOutput {
     }
 
     private void log(byte[] line, int size) {
-        String text = new String(line, 0, size, StandardCharsets.UTF_8);
+        String text = printable(new String(line, 0, size, StandardCharsets.UTF_8));
         lines++;
         if (lines <= MAX_LINES) {
             OUTPUT.logf(errors ? Logger.Level.WARN : Logger.Level.INFO, "[%s] %s", tag, text);
         } else if (lines == MAX_LINES + 1) {
             OUTPUT.warnf("[%s] more than %d lines: the rest is not logged", tag, MAX_LINES);
+        }
+    }
+
+    /**
+     * Control characters (but tab) written as {@code \xNN}: a child must not clear the operator's terminal,
+     * hide text behind a carriage return or forge a line of the service's own.
+     */
+    static String printable(String text) {
+        StringBuilder out = null;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            boolean control = (c < 0x20 && c != '\t') || (c >= 0x7f && c <= 0x9f);
+            if (control && out == null) {
+                out = new StringBuilder(text.length() + 8).append(text, 0, i);
+            }
+            if (out != null) {
+                if (control) {
+                    out.append(String.format("\\x%02x", (int) c));
+                } else {
+                    out.append(c);
+                }
+            }
+        }
+        return out == null ? text : out.toString();
+    }
+
+    /** Whether the stream reached its end (every writer closed it) within {@code waitMillis}. */
+    boolean awaitEnd(long waitMillis) {
+        try {
+            return ended.await(waitMillis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 

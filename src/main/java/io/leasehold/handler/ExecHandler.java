@@ -28,7 +28,9 @@ public final class ExecHandler implements Handler, AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(ExecHandler.class);
     public static final int EX_TEMPFAIL = 75;
-    /** How long an exited command's stderr is waited for (a grandchild may hold it open). */
+    /** How long an exited command's output is given to end before what it left running is ended. */
+    private static final long LEFTOVER_GRACE_MILLIS = 100;
+    /** How long an exited command's stderr is waited for after that (a process out of the group may hold it). */
     private static final long STDERR_WAIT_MILLIS = 1000;
     private static final java.util.List<String> SECRETS = java.util.List.of("LEASEHOLD_API_TOKEN",
             "LEASEHOLD_NATS_PASSWORD", "LEASEHOLD_NATS_TOKEN", "LEASEHOLD_NATS_TLS_TRUSTSTORE_PASSWORD",
@@ -104,7 +106,7 @@ public final class ExecHandler implements Handler, AutoCloseable {
             env.put("LEASEHOLD_ATTEMPT", Integer.toString(item.attempt()));
             env.put("LEASEHOLD_EPOCH", Long.toString(item.epoch()));
             Process process = builder.start();
-            ChildOutput.follow(item.id(), item.attempt(), "stdout", process.getInputStream());
+            ChildOutput stdout = ChildOutput.follow(item.id(), item.attempt(), "stdout", process.getInputStream());
             ChildOutput stderr = ChildOutput.follow(item.id(), item.attempt(), "stderr", process.getErrorStream());
             // setsid made the shell the leader of a group of its own: its pid is the group's id.
             try {
@@ -124,7 +126,7 @@ public final class ExecHandler implements Handler, AutoCloseable {
             } catch (IOException e) {
                 LOG.debugf("the command of %s ended before its go: %s", item.id(), e.getMessage());
             }
-            return new Run(process, stdin, stderr);
+            return new Run(process, stdin, stdout, stderr);
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(stdin);
             throw e;
@@ -134,17 +136,20 @@ public final class ExecHandler implements Handler, AutoCloseable {
     private static final class Run {
         final Process process;
         final Path stdin;
+        final ChildOutput stdout;
         final ChildOutput stderr;
         final AtomicBoolean finished = new AtomicBoolean();
 
-        Run(Process process, Path stdin, ChildOutput stderr) {
+        Run(Process process, Path stdin, ChildOutput stdout, ChildOutput stderr) {
             this.process = process;
             this.stdin = stdin;
+            this.stdout = stdout;
             this.stderr = stderr;
         }
 
         Outcome outcome() {
             int status = process.exitValue();
+            endLeftovers();
             cleanUp();
             if (status == 0) {
                 return Outcome.done(); // no reason to give: stderr is not waited for
@@ -152,6 +157,17 @@ public final class ExecHandler implements Handler, AutoCloseable {
             String tail = stderr.tail(STDERR_WAIT_MILLIS);
             String reason = "exit " + status + (tail.isEmpty() ? "" : ": " + tail);
             return status == EX_TEMPFAIL ? Outcome.retry(reason) : Outcome.failed(reason);
+        }
+
+        /**
+         * What the command left running in its group and that still holds its output (a {@code cmd &}) is
+         * ended with the attempt: it would hold two pipes and two reader threads of the service for as long
+         * as it lives. One that let go of its output (a daemon with its own stdio) is left alone.
+         */
+        private void endLeftovers() {
+            if (!stdout.awaitEnd(LEFTOVER_GRACE_MILLIS) || !stderr.awaitEnd(LEFTOVER_GRACE_MILLIS)) {
+                killGroup();
+            }
         }
 
         /** Called on every termination; kills the group only when the attempt was cut short. */
