@@ -29,8 +29,12 @@ public final class BulkActions {
 
     /** Items looked at per step, and so at most moved per step. */
     public static final int BATCH = 250;
-    /** Workers that move one step's items at once. */
-    static final int PARALLEL = 2;
+    /**
+     * Workers that move one step's items at once: a JetStream move waits for the server (three round trips
+     * for a retry), a directory move for the filesystem, so a few at once keep a 2-core machine busy
+     * without taking the pool.
+     */
+    static final int PARALLEL = 4;
 
     /** What the bulk moves are counted into (metrics). */
     public interface Tally {
