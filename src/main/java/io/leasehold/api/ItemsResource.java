@@ -6,6 +6,8 @@ import io.leasehold.core.ItemId;
 import io.leasehold.spool.ItemState;
 import io.leasehold.spool.ItemView;
 import io.leasehold.spool.ItemStore;
+import io.leasehold.spool.BulkActions;
+import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
@@ -25,6 +27,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -33,7 +36,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponses;
 import org.jboss.resteasy.reactive.RestResponse;
 
-/** Items: enqueue, look up, list, cancel, retry. */
+/** Items: enqueue, look up, list, cancel, retry; retry and purge in bulk. */
 @Path("/items")
 @Produces(MediaType.APPLICATION_JSON)
 public class ItemsResource {
@@ -47,8 +50,11 @@ public class ItemsResource {
     private final Clock clock;
     private final Duration uploadTimeout;
 
-    public ItemsResource(ItemStore store, LeaseholdConfig config, UploadSlots uploads, Clock clock) {
+    private final BulkActions bulk;
+
+    public ItemsResource(ItemStore store, LeaseholdConfig config, UploadSlots uploads, Clock clock, BulkActions bulk) {
         this.store = store;
+        this.bulk = bulk;
         this.maxBytes = config.item().maxBytes().asLongValue();
         this.uploads = uploads;
         this.clock = clock;
@@ -168,5 +174,66 @@ public class ItemsResource {
     public Uni<ItemView> retry(@PathParam("id") String id) {
         ItemId.require(id);
         return OnWorkers.io(() -> store.retry(id));
+    }
+
+    @Operation(summary = "Retry every failed item, or those whose reason contains a text")
+    @APIResponses({
+        @APIResponse(responseCode = "200", description = "how many failed items this call moved back to pending (an item another mover had first is not counted)"),
+        @APIResponse(responseCode = "400", description = "state is not failed", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
+        @APIResponse(responseCode = "507", description = "the spool's filesystem is full; the items moved before it stay moved", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA)))
+    })
+    @POST
+    @Path("/retry")
+    public Uni<Retried> retryAll(@QueryParam("state") String state, @QueryParam("reason") String reason) {
+        if (!"failed".equals(state)) {
+            throw new IllegalArgumentException("state must be failed (only failed items are retried), got "
+                    + shown(state));
+        }
+        return Uni.createFrom().completionStage(() -> bulk.retryFailed(reason)).map(Retried::new);
+    }
+
+    record Retried(long retried) {
+    }
+
+    @Operation(summary = "Purge settled items in one state, or those settled longer ago than olderThan")
+    @APIResponses({
+        @APIResponse(responseCode = "200", description = "how many items this call removed; their ids may be enqueued again"),
+        @APIResponse(responseCode = "400", description = "state is not done or failed, or olderThan is not a duration", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
+        @APIResponse(responseCode = "507", description = "the spool's filesystem is full; the items removed before it stay removed", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA)))
+    })
+    @DELETE
+    public Uni<Purged> purgeAll(@QueryParam("state") String state, @QueryParam("olderThan") String olderThan,
+            @Context UriInfo uri) {
+        if (olderThan == null && uri.getQueryParameters().containsKey("olderThan")) {
+            olderThan = ""; // "?olderThan=" arrives as null, like no olderThan at all: it is still a bad duration
+        }
+        ItemState settled = ItemState.parse(state == null ? "" : state)
+                .filter(s -> s == ItemState.DONE || s == ItemState.FAILED)
+                .orElseThrow(() -> new IllegalArgumentException("state must be done or failed (only settled items are "
+                        + "purged), got " + shown(state)));
+        Instant before = olderThan == null ? null : clock.now().minus(parseAge(olderThan));
+        return Uni.createFrom().completionStage(() -> bulk.purge(settled, before, BulkActions.Slice.WHOLE))
+                .map(outcome -> new Purged(outcome.moved()));
+    }
+
+    record Purged(long purged) {
+    }
+
+    private static Duration parseAge(String olderThan) {
+        Duration age;
+        try {
+            age = DurationConverter.parseDuration(olderThan.trim());
+        } catch (RuntimeException e) {
+            age = null;
+        }
+        if (age == null || age.isNegative()) {
+            throw new IllegalArgumentException("olderThan must be a duration such as 30s, 12h or 7d, got '"
+                    + ItemId.printable(olderThan) + "'");
+        }
+        return age;
+    }
+
+    private static String shown(String value) {
+        return value == null ? "none" : "'" + ItemId.printable(value) + "'";
     }
 }

@@ -36,11 +36,13 @@ public class DrainLifecycle {
     private final Clock clock;
     private final LeaseService lease;
     private final LeaseThreads leaseThreads;
+    private final Retention retention;
     /** Housekeeping runs on one worker at a time (a tick finishes before the next fires). */
     private volatile Instant lastSweep;
 
     public DrainLifecycle(SpoolUpkeep upkeep, ItemStore store, Drainer drainer, LeaseholdConfig config,
-            Clock clock, LeaseService lease, LeaseThreads leaseThreads) {
+            Clock clock, LeaseService lease, LeaseThreads leaseThreads, Retention retention) {
+        this.retention = retention;
         this.leaseThreads = leaseThreads;
         this.lease = lease;
         this.upkeep = upkeep;
@@ -79,7 +81,8 @@ public class DrainLifecycle {
 
     /**
      * Leftovers of crashed writers in tmp/, and junk that was cleared away, are forgotten now and then;
-     * bookkeeping nothing needs any more once per tmp-max-age (it looks at every reservation).
+     * bookkeeping nothing needs any more once per tmp-max-age (it looks at every reservation); then
+     * retention's slice of settled items past their max age.
      */
     private Uni<Void> housekeeping() {
         return Uni.createFrom().item(() -> {
@@ -99,7 +102,7 @@ public class DrainLifecycle {
                 LOG.warnf("housekeeping of %s failed: %s", upkeep.where(), e.getMessage());
             }
             return (Void) null;
-        }).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
+        }).runSubscriptionOn(Infrastructure.getDefaultWorkerPool()).chain(retention::tick);
     }
 
     /**

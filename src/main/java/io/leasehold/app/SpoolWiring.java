@@ -15,6 +15,7 @@ import io.leasehold.nats.NatsBus;
 import io.leasehold.nats.NatsConnector;
 import io.leasehold.nats.NatsSettings;
 import io.leasehold.spool.ArrivalWatch;
+import io.leasehold.spool.BulkActions;
 import io.leasehold.spool.DirectorySync;
 import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.NioArrivalWatch;
@@ -136,6 +137,13 @@ public class SpoolWiring {
     SpoolUpkeep upkeep(LeaseholdConfig config, Instance<SpoolLayout> layout, Instance<PosixSpool> spool,
             Instance<PosixItemStore> store, Instance<JetStreamBackend> js) {
         return jetStream(config) ? js.get().upkeep() : new PosixSpoolUpkeep(layout.get(), spool.get(), store.get());
+    }
+
+    /** Bulk retry and purge (the API's, and retention's), a batch at a time on the worker pool. */
+    @Produces
+    @Singleton
+    BulkActions bulkActions(ItemStore store, Clock clock, BulkActions.Tally tally) {
+        return new BulkActions(store, Infrastructure.getDefaultWorkerPool(), clock, tally);
     }
 
     /** Kept beside the items, not in the lease's store: epochs never go backwards when that is wiped. */

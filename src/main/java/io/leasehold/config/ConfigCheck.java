@@ -147,6 +147,8 @@ public final class ConfigCheck {
         if (c.spool().recountEvery().compareTo(TICK_RESOLUTION) < 0) {
             problem("leasehold.spool.recount-every", "must be at least 1s, got " + c.spool().recountEvery());
         }
+        notNegative("leasehold.spool.done-max-age", c.spool().doneMaxAge(), "done");
+        notNegative("leasehold.spool.failed-max-age", c.spool().failedMaxAge(), "failed");
         positive("leasehold.claim.lease", c.claim().lease());
         if (c.claim().renewalsPerLease() < 2) {
             problem("leasehold.claim.renewals-per-lease", "must be at least 2, got " + c.claim().renewalsPerLease());
@@ -266,6 +268,12 @@ public final class ConfigCheck {
         if (!lease.key().matches("[-/_=.A-Za-z0-9]+") || lease.key().startsWith(".") || lease.key().endsWith(".")) {
             problem("leasehold.lease.key", "must be a NATS KV key ([-/_=.A-Za-z0-9]+, no leading or trailing '.'), got '"
                     + lease.key() + "'");
+        }
+    }
+
+    private void notNegative(String key, Duration maxAge, String state) {
+        if (maxAge.isNegative()) {
+            problem(key, "must not be negative (0 keeps " + state + " items forever), got " + maxAge);
         }
     }
 

@@ -49,6 +49,14 @@ public interface LeaseholdConfig {
         /** How often the census lists the folders for what other programs and instances moved. */
         @WithDefault("5s")
         Duration recountEvery();
+
+        /** Done items settled longer ago than this are purged by housekeeping; 0 keeps them forever. */
+        @WithDefault("0")
+        Duration doneMaxAge();
+
+        /** Failed items settled longer ago than this are purged by housekeeping; 0 keeps them forever. */
+        @WithDefault("0")
+        Duration failedMaxAge();
     }
 
     /** The JetStream spool (docs/jetstream-spool.md). */

@@ -189,15 +189,46 @@ public final class JetStreamItemStore implements ItemStore {
 
     @Override
     public boolean purge(String id, ItemState settled) throws IOException {
-        if (settled != ItemState.DONE && settled != ItemState.FAILED) {
-            throw new IllegalArgumentException("only settled items are purged, not " + settled.label() + " ones");
-        }
+        ItemStore.requireSettled(settled);
         Optional<Ledger.Seen> seen = ledger.read(ItemId.require(id));
         if (seen.isEmpty() || !seen.get().entry().state().equals(settled.label()) || !ledger.remove(id, seen.get())) {
             return false;
         }
         payloads.delete(seen.get().entry().payload()); // after the entry: a crash in between leaves an orphan only
         return true;
+    }
+
+    /**
+     * From the ledger's picture, oldest settled first, a page at a time: each page is copied out under the
+     * picture's lock and the walk goes on after the last item it answered, so the lock is never held for
+     * long and nothing but a page is copied. A picture made afresh meanwhile is walked from the same place.
+     */
+    @Override
+    public SettledWalk walkSettled(ItemState settled, boolean reasons) throws IOException {
+        ItemStore.requireSettled(settled);
+        ledger.mirror().copy(); // no picture yet: unavailable now, not an empty walk
+        return new SettledWalk() {
+            private MirrorCopy.Glimpse after;
+
+            @Override
+            public List<Settled> next(int max) throws IOException {
+                List<MirrorCopy.Glimpse> page = ledger.mirror().copy().after(settled.label(), after, max);
+                List<Settled> out = new ArrayList<>(page.size());
+                for (MirrorCopy.Glimpse g : page) {
+                    String reason = !reasons || settled != ItemState.FAILED ? null
+                            : Optional.ofNullable(g.entry().reason()).orElse("unknown (no reason was recorded)");
+                    out.add(new Settled(g.id(), g.since(), reason));
+                }
+                if (!page.isEmpty()) {
+                    after = page.get(page.size() - 1);
+                }
+                return out;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
     }
 
     private IOException refusal(String id, ItemState needed) throws IOException {

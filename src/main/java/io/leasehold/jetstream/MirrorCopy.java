@@ -166,6 +166,22 @@ final class MirrorCopy {
         return out;
     }
 
+    /** Up to {@code max} items in {@code state} in listing order, after {@code after} (from the first when null). */
+    synchronized List<Glimpse> after(String state, Glimpse after, int max) {
+        TreeSet<Glimpse> in = byState.get(state);
+        if (in == null) {
+            return List.of();
+        }
+        List<Glimpse> out = new ArrayList<>(Math.min(max, 1024));
+        for (Glimpse g : after == null ? in : in.tailSet(after, false)) {
+            if (out.size() >= max) {
+                break;
+            }
+            out.add(g);
+        }
+        return out;
+    }
+
     synchronized SpoolCounts counts(Instant now) {
         TreeSet<Glimpse> pending = byState.get(ItemState.PENDING.label());
         long age = pending == null || pending.isEmpty() ? 0

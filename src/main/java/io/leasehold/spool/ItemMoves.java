@@ -121,9 +121,7 @@ final class ItemMoves {
      * which the bookkeeping sweep removes. False when there was no such file.
      */
     boolean purge(String id, ItemState settled) throws IOException {
-        if (settled != ItemState.DONE && settled != ItemState.FAILED) {
-            throw new IllegalArgumentException("only settled items are purged, not " + settled.label() + " ones");
-        }
+        ItemStore.requireSettled(settled);
         Path file = layout.file(settled.folder(), id);
         Optional<FileFacts> facts = FileFacts.of(file);
         if (facts.isEmpty()) {

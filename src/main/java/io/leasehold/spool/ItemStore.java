@@ -2,6 +2,7 @@ package io.leasehold.spool;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -52,6 +53,36 @@ public interface ItemStore {
      * reservation, after which its id may be enqueued again. False when there is no such item.
      */
     boolean purge(String id, ItemState settled) throws IOException;
+
+    /**
+     * Walks the items in {@code settled} (done or failed) without holding them all in memory: each
+     * {@link SettledWalk#next} answers the next few. With {@code reasons}, a failed item's reason comes too
+     * (on the directory one bounded read per item, so ask only when it is needed). Items that move while
+     * the walk runs may be answered or not, and what the walk says is a look, never a decision: a bulk
+     * action moves each item by {@link #retry} or {@link #purge}, which decide.
+     */
+    SettledWalk walkSettled(ItemState settled, boolean reasons) throws IOException;
+
+    /** A settled item as a walk saw it: when it was settled (on its settler's clock) and, if asked, why it failed. */
+    record Settled(String id, Instant settledAt, String reason) {
+    }
+
+    /** A walk over one state's items; close it when done (on the directory it holds the folder open). */
+    interface SettledWalk extends AutoCloseable {
+
+        /** Up to {@code max} more items; empty once the walk is over. */
+        List<Settled> next(int max) throws IOException;
+
+        @Override
+        void close();
+    }
+
+    /** Refuses anything but done and failed, the states a purge or a walk of settled items takes. */
+    static void requireSettled(ItemState state) {
+        if (state != ItemState.DONE && state != ItemState.FAILED) {
+            throw new IllegalArgumentException("only settled items (done, failed) are meant, not " + state.label() + " ones");
+        }
+    }
 
 
     /** The id is known already: an item of it is in some folder, or its enqueue has begun. */

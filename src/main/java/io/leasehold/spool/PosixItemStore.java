@@ -140,6 +140,11 @@ public final class PosixItemStore implements ItemStore, AutoCloseable {
         return moves.purge(ItemId.require(id), settled);
     }
 
+    @Override
+    public SettledWalk walkSettled(ItemState settled, boolean reasons) throws IOException {
+        return queries.walkSettled(settled, reasons);
+    }
+
     /**
      * Removes what crashed writers left: files in tmp/ (and the epoch floor's temporaries) last written
      * before {@code cutoff}, with the reservation of an upload that never became an item; and finishes the

@@ -11,7 +11,9 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -267,6 +269,9 @@ public final class PosixSpool implements Spool {
         if (facts.get().links() > 1 && !halfMoves.keepTaken(claim)) {
             return false; // settled or back in pending/ already, by a move that stopped half-way
         }
+        if (to != SpoolFolder.PENDING) {
+            stampSettled(source, facts.get());
+        }
         switch (SharedNames.link(source, layout.file(to, claim.id()))) {
             case SOURCE_GONE:
                 return false;
@@ -279,6 +284,24 @@ public final class PosixSpool implements Spool {
                 unlinkOwnName(claim, facts.get().ino());
                 census.moved(SpoolFolder.CLAIMED, to, facts.get().modified());
                 return true;
+        }
+    }
+
+    /**
+     * A settled file's modification time says when it was settled, on this instance's clock: what retention
+     * ({@code spool.done-max-age}, {@code DELETE /items?olderThan=}) and the oldest-first listings of done/ and
+     * failed/ count from. Set on the claim's own name before the link, so a crash after the link leaves it set;
+     * best effort (the link decides the move, and a name gone meanwhile is its business).
+     */
+    private void stampSettled(Path claimFile, FileFacts facts) {
+        if (!facts.regular()) {
+            return;
+        }
+        try {
+            Files.getFileAttributeView(claimFile, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                    .setTimes(FileTime.from(clock.now()), null, null);
+        } catch (IOException | UnsupportedOperationException e) {
+            LOG.debugf("could not date the settlement of %s: %s", claimFile.getFileName(), e.getMessage());
         }
     }
 

@@ -2,6 +2,7 @@ package io.leasehold.api;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.leasehold.spool.SpoolFolder;
@@ -74,6 +75,20 @@ class ApiTokenTest {
         given().when().get("/items/{id}", id).then().body("state", equalTo("pending"));
         as(RIGHT).queryParam("budget", "2s").when().post("/drain").then().statusCode(200).body("done", equalTo(1));
         given().when().get("/items/{id}", id).then().body("state", equalTo("done"));
+    }
+
+    @Test
+    void bulkRetryAndPurgeNeedTheToken() {
+        String id = SpoolFixture.uniqueId("guarded-bulk");
+        as(RIGHT).queryParam("id", id).body("p").when().post("/items").then().statusCode(201);
+        as(RIGHT).when().delete("/items/{id}", id).then().statusCode(200).body("state", equalTo("failed"));
+
+        refusedEveryWay(r -> r.queryParam("state", "failed").post("/items/retry"));
+        refusedEveryWay(r -> r.queryParam("state", "failed").delete("/items"));
+        given().when().get("/items/{id}", id).then().body("state", equalTo("failed"));
+        as(RIGHT).queryParam("state", "failed").when().delete("/items").then().statusCode(200)
+                .body("purged", greaterThanOrEqualTo(1)); // the spool folder may hold other classes' items
+        given().when().get("/items/{id}", id).then().statusCode(404);
     }
 
     @Test

@@ -41,6 +41,14 @@ class ConfigCheckTest {
         assertDoesNotThrow(() -> ConfigCheck.require(config(Map.of())));
     }
 
+    @ParameterizedTest(name = "{0}=forever")
+    @CsvSource({"leasehold.spool.done-max-age", "leasehold.spool.failed-max-age"})
+    void aMaxAgeThatIsNoDurationIsRefusedNamingItsKey(String key) {
+        RuntimeException refused = assertThrows(RuntimeException.class,
+                () -> ConfigCheck.require(config(Map.of(key, "forever"))));
+        assertTrue(String.valueOf(refused.getMessage()).contains(key), refused.getMessage());
+    }
+
     @Test
     void execWithACommandPasses() {
         assertDoesNotThrow(() -> ConfigCheck.require(config(Map.of("leasehold.handler", "exec",
@@ -54,6 +62,8 @@ class ConfigCheckTest {
         "leasehold.spool.kind|jetstream|leasehold.spool.kind",
         "leasehold.spool.recount-every|500ms|leasehold.spool.recount-every",
         "leasehold.spool.recount-every|0s|leasehold.spool.recount-every",
+        "leasehold.spool.done-max-age|-1s|leasehold.spool.done-max-age",
+        "leasehold.spool.failed-max-age|-7d|leasehold.spool.failed-max-age",
         "leasehold.claim.lease|0s|leasehold.claim.lease",
         "leasehold.claim.lease|-5s|leasehold.claim.lease",
         "leasehold.claim.lease|2s|leasehold.claim.lease",

@@ -296,4 +296,58 @@ public abstract class ItemStoreContract {
         assertEquals(before.pending() + 2, after.pending());
         assertEquals(before.claimed() + 1, after.claimed());
     }
+
+    /** Every item of {@code state} whose id starts with {@code prefix}, walked {@code page} at a time. */
+    private java.util.Map<String, ItemStore.Settled> walk(ItemState state, boolean reasons, String prefix, int page)
+            throws IOException {
+        java.util.Map<String, ItemStore.Settled> seen = new java.util.HashMap<>();
+        try (ItemStore.SettledWalk walk = store.walkSettled(state, reasons)) {
+            for (List<ItemStore.Settled> next = walk.next(page); !next.isEmpty(); next = walk.next(page)) {
+                assertTrue(next.size() <= page, "a page of at most " + page + ": " + next);
+                for (ItemStore.Settled item : next) {
+                    if (item.id().startsWith(prefix)) {
+                        assertTrue(seen.put(item.id(), item) == null, item.id() + " answered twice");
+                    }
+                }
+            }
+        }
+        return seen;
+    }
+
+    @Test
+    void aWalkOfSettledItemsAnswersEachOnceAPageAtATimeWithWhenItSettledAndWhy() throws IOException {
+        String prefix = uniqueId("walk");
+        java.time.Instant doneAt = clock.now().minus(Duration.ofHours(3));
+        java.time.Instant failedAt = clock.now().minus(Duration.ofHours(1));
+        java.time.Instant now = clock.now();
+        for (int i = 0; i < 5; i++) {
+            enqueue(prefix + "-d" + i, new byte[] {1});
+            clock.set(doneAt);
+            assertTrue(spool.settle(spool.claim(prefix + "-d" + i, doneAt).orElseThrow(), ItemState.DONE));
+            clock.set(now);
+        }
+        for (int i = 0; i < 2; i++) {
+            String id = prefix + "-f" + i;
+            enqueue(id, new byte[] {2});
+            clock.set(failedAt);
+            ClaimName claim = spool.claim(id, failedAt).orElseThrow();
+            spool.writeRecord(id, claim.generation(), new AttemptRecord(AttemptRecord.Kind.FAILED, 0, "exit 7: boom"));
+            assertTrue(spool.settle(claim, ItemState.FAILED));
+            clock.set(now);
+        }
+        enqueue(prefix + "-p", new byte[] {3}); // pending: in no walk
+
+        java.util.Map<String, ItemStore.Settled> done = walk(ItemState.DONE, false, prefix, 2);
+        assertEquals(java.util.Set.of(prefix + "-d0", prefix + "-d1", prefix + "-d2", prefix + "-d3", prefix + "-d4"),
+                done.keySet());
+        done.values().forEach(item -> assertEquals(doneAt, item.settledAt(), item.id()));
+        java.util.Map<String, ItemStore.Settled> failed = walk(ItemState.FAILED, true, prefix, 1);
+        assertEquals(java.util.Set.of(prefix + "-f0", prefix + "-f1"), failed.keySet());
+        failed.values().forEach(item -> {
+            assertEquals(failedAt, item.settledAt(), item.id());
+            assertEquals("exit 7: boom", item.reason(), item.id());
+        });
+        walk(ItemState.FAILED, false, prefix, 10).values().forEach(item -> assertEquals(null, item.reason()));
+        assertThrows(IllegalArgumentException.class, () -> store.walkSettled(ItemState.PENDING, false));
+    }
 }
