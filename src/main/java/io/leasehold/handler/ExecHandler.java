@@ -165,8 +165,12 @@ public final class ExecHandler implements Handler, AutoCloseable {
          * as it lives. One that let go of its output (a daemon with its own stdio) is left alone.
          */
         private void endLeftovers() {
-            if (!stdout.awaitEnd(LEFTOVER_GRACE_MILLIS) || !stderr.awaitEnd(LEFTOVER_GRACE_MILLIS)) {
-                killGroup();
+            long pgid = process.pid();
+            // Only a group that still has members: once empty its id may be a new process's (and the
+            // output may just be slow to drain, a chatty child's backlog, which then runs to its end).
+            if ((!stdout.awaitEnd(LEFTOVER_GRACE_MILLIS) || !stderr.awaitEnd(LEFTOVER_GRACE_MILLIS))
+                    && ProcessGroups.hasMembers(pgid)) {
+                signalGroup(pgid); // not destroy(): that would close the pipes under the readers
             }
         }
 
@@ -179,7 +183,11 @@ public final class ExecHandler implements Handler, AutoCloseable {
         }
 
         private void killGroup() {
-            long pgid = process.pid();
+            signalGroup(process.pid());
+            process.destroyForcibly();
+        }
+
+        private static void signalGroup(long pgid) {
             try {
                 // setsid made the shell the leader of its own group: -pgid reaches every descendant.
                 new ProcessBuilder("kill", "-KILL", "--", "-" + pgid)
@@ -187,7 +195,6 @@ public final class ExecHandler implements Handler, AutoCloseable {
             } catch (IOException e) {
                 LOG.warnf("could not signal process group %d: %s", pgid, e.getMessage());
             }
-            process.destroyForcibly();
         }
 
         private void cleanUp() {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.spool.ItemState;
+import io.leasehold.testing.Await;
 import io.restassured.RestAssured;
 import io.restassured.config.HttpClientConfig;
 import io.restassured.config.RestAssuredConfig;
@@ -22,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -73,15 +75,14 @@ abstract class BulkScaleContract extends BackendContract {
         return ids;
     }
 
-    private void awaitCount(ItemState state, long n) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-        long seen;
-        while ((seen = count(state)) != n) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(state.label() + ": " + seen + " items, not " + n);
+    private void awaitCount(ItemState state, long n) {
+        Await.until(state.label() + ": " + n + " items", Duration.ofMinutes(3), () -> {
+            try {
+                return count(state) == n;
+            } catch (Exception e) {
+                return false;
             }
-            Thread.sleep(200);
-        }
+        });
     }
 
     /** What one heavy call took, and what went on beside it. */
@@ -127,7 +128,11 @@ abstract class BulkScaleContract extends BackendContract {
                 ready++;
             }
             peak.accumulateAndGet(memory.getHeapMemoryUsage().getUsed(), Math::max);
-            Thread.sleep(10);
+            try {
+                running.get(10, TimeUnit.MILLISECONDS); // the next tick in 10 ms, or at once when the call ends
+            } catch (TimeoutException stillRunning) {
+                // tick again
+            }
         }
         long millis = (System.nanoTime() - began) / 1_000_000;
         result.add(running.get());

@@ -17,38 +17,15 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Review of 832f3c2 (ChildOutput): what the reader threads, the line cut and the tail do at their edges. */
-class ExecOutputReviewTest {
-
-    private static final Duration WAIT = Duration.ofSeconds(30);
-    private final ExecutorService workers = Executors.newCachedThreadPool();
-    private LogCapture log;
-    @TempDir
-    Path dir;
-
-    @BeforeEach
-    void listen() {
-        log = LogCapture.of("io.leasehold.exec.output");
-    }
-
-    @AfterEach
-    void stop() {
-        log.close();
-        workers.shutdownNow();
-    }
+class ExecOutputReviewTest extends ExecOutputFixture {
 
     private Outcome run(String id, String command) {
-        WorkItem item = new WorkItem(id, 1, new byte[0], 41, Instant.EPOCH);
-        return new ExecHandler(command, workers).handle(item).await().atMost(WAIT);
+        return run(id, 1, command);
     }
 
     private static List<Thread> readersOf(String prefix) {

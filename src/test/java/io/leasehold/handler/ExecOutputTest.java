@@ -9,45 +9,20 @@ import io.leasehold.testing.LogCapture;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An exec child's stdout and stderr reach the log as lines tagged with the item and attempt, under a
  * category of their own, bounded in line length and count; a grandchild still holding the output when the
  * command exits is ended with the attempt.
  */
-class ExecOutputTest {
-
-    private static final Duration WAIT = Duration.ofSeconds(30);
-    private final ExecutorService workers = Executors.newCachedThreadPool();
-    private LogCapture log;
-    @TempDir
-    Path dir;
-
-    @BeforeEach
-    void listen() {
-        log = LogCapture.of("io.leasehold.exec.output");
-    }
-
-    @AfterEach
-    void stop() {
-        log.close();
-        workers.shutdownNow();
-    }
+class ExecOutputTest extends ExecOutputFixture {
 
     private Outcome run(String command) {
-        WorkItem item = new WorkItem("item-7", 3, new byte[0], 41, Instant.EPOCH);
-        return new ExecHandler(command, workers).handle(item).await().atMost(WAIT);
+        return run("item-7", 3, command);
     }
 
     private List<String> messages() {

@@ -71,7 +71,10 @@ class MirrorReviewTest {
             }
             batch.commit();
         }
-        Thread.sleep(1000); // the watch has long delivered everything, the marker's removal included
+        long last = me.ledger.lastSequence();
+        // The batch's last write is the marker's removal: the watch must count it as delivered.
+        Await.until("the watch delivered everything, the marker's removal included", Duration.ofSeconds(20),
+                () -> copyDelivered(mirror) >= last);
         mirror.check();
         Object feed = field(mirror, "newest");
         mirror.check(); // what housekeeping does a minute later, nothing written in between
@@ -142,6 +145,14 @@ class MirrorReviewTest {
         Method m = Class.forName("io.nats.client.impl.NatsConnection").getDeclaredMethod("getDispatchers");
         m.setAccessible(true);
         return ((Map<?, ?>) m.invoke(me.connection)).size();
+    }
+
+    private static long copyDelivered(LedgerMirror mirror) {
+        try {
+            return mirror.copy().delivered();
+        } catch (java.io.IOException e) {
+            return -1;
+        }
     }
 
     private static Object field(Object of, String name) throws Exception {
