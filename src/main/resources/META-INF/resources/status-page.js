@@ -93,6 +93,12 @@
       // holder: the instance named in the claim where the API says it (contract §8), and the claim's generation
       tr.append(el('td', 'id', item.id), el('td', null, [item.holder, item.generation].filter(Boolean).join(' · ') || '—'),
         el('td', null, item.attempt === undefined ? '—' : item.attempt));
+      if (item.state === 'retrying' && item.runAt) {
+        // Parked for a retry: nobody holds it; it is taken again from runAt.
+        const due = new Date(item.runAt).getTime() - now;
+        tr.append(el('td', null, 'retrying ' + (due > 0 ? 'in ' + duration(due) : 'now') + ' · ' + clockTime(item.runAt)));
+        return tr;
+      }
       const expires = item.leaseExpiresAt ? new Date(item.leaseExpiresAt).getTime() : NaN;
       const left = expires - now;
       tr.append(isNaN(expires) ? el('td', null, '—')

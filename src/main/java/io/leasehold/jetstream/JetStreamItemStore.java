@@ -243,8 +243,7 @@ public final class JetStreamItemStore implements ItemStore {
         }
         return switch (state) {
             case CLAIMED -> e.claimNameIfWellFormed(id)
-                    .map(claim -> new ItemView(id, e.state(), claim.generation().attempt(), e.generation(),
-                            terms.expiresAt(claim), null, e.reading()))
+                    .map(claim -> ItemView.ofClaim(claim, Optional.ofNullable(e.records().get(e.generation())), terms))
                     .orElse(new ItemView(id, e.state(), null, null, null, null, e.enqueuedAt()));
             case FAILED -> new ItemView(id, e.state(), null, null, null,
                     Optional.ofNullable(e.reason()).orElse("unknown (no reason was recorded)"), e.settledAt());

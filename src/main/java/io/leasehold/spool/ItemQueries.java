@@ -87,9 +87,8 @@ final class ItemQueries {
         return Optional.empty();
     }
 
-    private ItemView claimed(ClaimName claim) {
-        return new ItemView(claim.id(), ItemState.CLAIMED.label(), claim.generation().attempt(),
-                claim.generation().toString(), terms.expiresAt(claim), null, claim.reading());
+    private ItemView claimed(ClaimName claim) throws IOException {
+        return ItemView.ofClaim(claim, records.read(claim.id(), claim.generation()), terms);
     }
 
     private ItemView plain(String id, ItemState state, BasicFileAttributes file) throws IOException {
@@ -137,7 +136,8 @@ final class ItemQueries {
     private Optional<ItemView> viewOf(ItemState state, Path entry) throws IOException {
         String name = entry.getFileName().toString();
         if (state == ItemState.CLAIMED) {
-            return ClaimName.parse(name).map(this::claimed);
+            Optional<ClaimName> claim = ClaimName.parse(name);
+            return claim.isEmpty() ? Optional.empty() : Optional.of(claimed(claim.get()));
         }
         if (!ItemId.isValid(name)) {
             return Optional.empty();

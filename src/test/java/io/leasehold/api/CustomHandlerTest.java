@@ -2,6 +2,8 @@ package io.leasehold.api;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -72,8 +74,9 @@ class CustomHandlerTest {
         given().queryParam("id", id).body("retry-once").when().post("/items").then().statusCode(201);
 
         given().when().post("/drain").then().statusCode(200).body("retried", equalTo(1)).body("done", equalTo(0));
-        // Parked for its backoff: still claimed, attempt 1 done with.
-        given().when().get("/items/{id}", id).then().body("state", equalTo("claimed")).body("attempt", equalTo(1));
+        // Parked for its backoff: retrying from runAt (contract §8), attempt 1 done with, no lease held.
+        given().when().get("/items/{id}", id).then().body("state", equalTo("retrying")).body("attempt", equalTo(1))
+                .body("runAt", notNullValue()).body("leaseExpiresAt", nullValue());
 
         // Past the backoff (at most leasehold.drain.backoff-max, 5m): the next pass takes it as attempt 2.
         clock.set(clock.now().plus(Duration.ofMinutes(6)));

@@ -99,10 +99,11 @@ class HttpDrainTest {
         given().when().get("/items/{id}", missing).then().statusCode(200).body("state", equalTo("failed"))
                 .body("reason", equalTo("HTTP 404: answer 404 for " + missing));
         given().when().get("/items/{id}", bad).then().body("reason", equalTo("HTTP 400: answer 400 for " + bad));
-        // Retried: parked in claimed/ for a later attempt, with why.
+        // Retried: parked in claimed/ for a later attempt, with why; the API says retrying (contract §8).
         for (String id : List.of(busy, down)) {
-            given().when().get("/items/{id}", id).then().body("state", equalTo("claimed")).body("attempt", equalTo(1));
             String status = id.substring(1, 4);
+            given().when().get("/items/{id}", id).then().body("state", equalTo("retrying")).body("attempt", equalTo(1))
+                    .body("reason", equalTo("HTTP " + status + ": answer " + status + " for " + id));
             assertEquals("HTTP " + status + ": answer " + status + " for " + id,
                     parkedReason(id));
         }

@@ -185,6 +185,36 @@ public abstract class ItemStoreContract {
         assertEquals("claimed", state(held));
     }
 
+    /**
+     * A claim parked for a retry (its own record says retry, its reading moved so that it is taken again
+     * later, as the drain parks one) shows as "retrying" with runAt and the reason, not as a claim whose
+     * lease ran out; held again by a taker, it is "claimed".
+     */
+    @Test
+    void aClaimParkedForARetryShowsRetryingWithItsRunAtAndReason() throws IOException {
+        String id = uniqueId("parked");
+        enqueue(id, new byte[0]);
+        ClaimName held = spool.claim(id, clock.now()).orElseThrow();
+        ItemView claimed = store.lookup(id).orElseThrow();
+        assertEquals("claimed", claimed.state());
+        assertTrue(claimed.leaseExpiresAt() != null && claimed.runAt() == null);
+
+        spool.writeRecord(id, held.generation(), new AttemptRecord(AttemptRecord.Kind.RETRY, 0, "exit 75: busy"));
+        ClaimName parked = held.renewedAt(clock.now().plus(Duration.ofMinutes(5)));
+        assertTrue(spool.rename(held, parked));
+        ItemView retrying = store.lookup(id).orElseThrow();
+        assertEquals("retrying", retrying.state());
+        assertEquals("exit 75: busy", retrying.reason());
+        assertEquals(null, retrying.leaseExpiresAt(), "no lease: nobody holds it");
+        assertTrue(retrying.runAt().isAfter(parked.reading()), "runAt " + retrying.runAt() + " after the parked reading");
+        assertEquals(List.of("retrying"), store.list(ItemState.CLAIMED, 1000).stream()
+                .filter(v -> v.id().equals(id)).map(ItemView::state).toList(), "listed with the claims");
+
+        ClaimName taken = new ClaimName(id, parked.generation().next(), clock.now());
+        assertTrue(spool.rename(parked, taken));
+        assertEquals("claimed", store.lookup(id).orElseThrow().state(), "a taker's claim is a claim again");
+    }
+
     @Test
     void aRetriedItemIsPendingAgainWithItsAttemptsCountedAfresh() throws IOException {
         String id = uniqueId("retry");
