@@ -16,8 +16,6 @@ import java.io.InputStream;
 import java.time.Duration;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.media.Content;
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponses;
 import org.jboss.resteasy.reactive.RestResponse;
@@ -52,12 +50,12 @@ public class BatchResource {
     @Operation(summary = "Enqueue a batch, all or nothing (NDJSON)")
     @APIResponses({
         @APIResponse(responseCode = "201", description = "every line enqueued, in line order"),
-        @APIResponse(responseCode = "400", description = "a line is not a JSON object of id and payload, or an id breaks the grammar (the line is named)", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
-        @APIResponse(responseCode = "408", description = "the upload broke off or outlasted leasehold.item.upload-timeout; nothing was kept", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
-        @APIResponse(responseCode = "409", description = "an id is known, or appears twice (the line is named); nothing was kept", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
-        @APIResponse(responseCode = "415", description = "the body is not application/x-ndjson", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
-        @APIResponse(responseCode = "413", description = "a payload is larger than leasehold.item.max-bytes, or more lines than leasehold.item.max-batch", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
-        @APIResponse(responseCode = "507", description = "the spool's filesystem is full; nothing was written", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA)))
+        @APIResponse(responseCode = "400", description = "a line is not a JSON object of id and payload, or an id breaks the grammar (the line is named)"),
+        @APIResponse(responseCode = "408", description = "the upload broke off or outlasted leasehold.item.upload-timeout; nothing was kept"),
+        @APIResponse(responseCode = "409", description = "an id is known, or appears twice (the line is named); nothing was kept"),
+        @APIResponse(responseCode = "415", description = "the body is not application/x-ndjson"),
+        @APIResponse(responseCode = "413", description = "a payload is larger than leasehold.item.max-bytes, or more lines than leasehold.item.max-batch"),
+        @APIResponse(responseCode = "507", description = "the spool's filesystem is full; nothing was written")
     })
     @POST
     @Blocking

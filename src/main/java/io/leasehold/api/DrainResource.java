@@ -7,8 +7,6 @@ import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.media.Content;
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponses;
 import jakarta.ws.rs.Produces;
@@ -33,7 +31,7 @@ public class DrainResource {
     @Operation(summary = "One drain pass within a time budget")
     @APIResponses({
         @APIResponse(responseCode = "200", description = "what the pass did: claimed, done, failed, handed back, and whether the spool was left idle"),
-        @APIResponse(responseCode = "400", description = "budget is not a duration of 1ms to 15m", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA)))
+        @APIResponse(responseCode = "400", description = "budget is not a duration of 1ms to 15m")
     })
     @POST
     public Uni<DrainReport> drain(@QueryParam("budget") String budget) {

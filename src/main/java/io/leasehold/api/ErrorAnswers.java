@@ -12,7 +12,7 @@ import org.eclipse.microprofile.openapi.models.responses.APIResponse;
 
 /**
  * The error answers every call of the API may give, added to each operation of the description (the
- * ones particular to a call are annotated on it): each with the {@link ApiError} body.
+ * ones particular to a call are annotated on it, code and reason only), each given the {@link ApiError} body.
  */
 public class ErrorAnswers implements OASFilter {
 
@@ -45,6 +45,7 @@ public class ErrorAnswers implements OASFilter {
                 continue; // Quarkus' own endpoints describe themselves
             }
             for (Map.Entry<PathItem.HttpMethod, Operation> op : path.getValue().getOperations().entrySet()) {
+                withErrorBodies(op.getValue());
                 COMMON.forEach((code, why) -> add(op.getValue(), code, why));
                 if (op.getKey() != PathItem.HttpMethod.GET && op.getKey() != PathItem.HttpMethod.HEAD
                         && op.getKey() != PathItem.HttpMethod.OPTIONS) {
@@ -52,6 +53,18 @@ public class ErrorAnswers implements OASFilter {
                 }
             }
         }
+    }
+
+    /** The calls' own error answers are annotated with a code and a reason only: the body is the same for all. */
+    private static void withErrorBodies(Operation op) {
+        if (op.getResponses() == null || op.getResponses().getAPIResponses() == null) {
+            return;
+        }
+        op.getResponses().getAPIResponses().forEach((code, response) -> {
+            if ((code.startsWith("4") || code.startsWith("5")) && response.getContent() == null) {
+                response.setContent(error(response.getDescription()).getContent());
+            }
+        });
     }
 
     private static void add(Operation op, String code, String why) {

@@ -30,8 +30,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.media.Content;
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponses;
 import org.jboss.resteasy.reactive.RestResponse;
@@ -68,11 +66,11 @@ public class ItemsResource {
     @Operation(summary = "Enqueue one item; the body is its payload")
     @APIResponses({
         @APIResponse(responseCode = "201", description = "enqueued: durably pending; Location names the item"),
-        @APIResponse(responseCode = "400", description = "the id breaks the grammar (letters, digits, . _ -, at most 200)", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
-        @APIResponse(responseCode = "408", description = "the upload broke off or outlasted leasehold.item.upload-timeout; nothing was kept", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
-        @APIResponse(responseCode = "409", description = "the id is known (any state, or still uploading, or purged not yet)", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
-        @APIResponse(responseCode = "413", description = "the body is larger than leasehold.item.max-bytes", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
-        @APIResponse(responseCode = "507", description = "the spool's filesystem is full; nothing was written", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA)))
+        @APIResponse(responseCode = "400", description = "the id breaks the grammar (letters, digits, . _ -, at most 200)"),
+        @APIResponse(responseCode = "408", description = "the upload broke off or outlasted leasehold.item.upload-timeout; nothing was kept"),
+        @APIResponse(responseCode = "409", description = "the id is known (any state, or still uploading, or purged not yet)"),
+        @APIResponse(responseCode = "413", description = "the body is larger than leasehold.item.max-bytes"),
+        @APIResponse(responseCode = "507", description = "the spool's filesystem is full; nothing was written")
     })
     @POST
     @Blocking
@@ -107,8 +105,8 @@ public class ItemsResource {
     @Operation(summary = "One item")
     @APIResponses({
         @APIResponse(responseCode = "200", description = "the item, its state and when it entered it"),
-        @APIResponse(responseCode = "400", description = "the id breaks the grammar", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
-        @APIResponse(responseCode = "404", description = "no such item (never enqueued, or purged)", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA)))
+        @APIResponse(responseCode = "400", description = "the id breaks the grammar"),
+        @APIResponse(responseCode = "404", description = "no such item (never enqueued, or purged)")
     })
     @GET
     @Path("/{id}")
@@ -121,7 +119,7 @@ public class ItemsResource {
     @Operation(summary = "Items in one state")
     @APIResponses({
         @APIResponse(responseCode = "200", description = "up to limit items in that state, oldest first"),
-        @APIResponse(responseCode = "400", description = "state is not pending, claimed, done or failed, or limit is not 1 to 10000", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA)))
+        @APIResponse(responseCode = "400", description = "state is not pending, claimed, done or failed, or limit is not 1 to 10000")
     })
     @GET
     public Uni<List<ItemView>> list(@QueryParam("state") String state, @QueryParam("limit") String limit) {
@@ -149,10 +147,10 @@ public class ItemsResource {
     @Operation(summary = "Cancel a pending item")
     @APIResponses({
         @APIResponse(responseCode = "200", description = "cancelled: the item is in failed with the reason cancelled"),
-        @APIResponse(responseCode = "400", description = "the id breaks the grammar", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
-        @APIResponse(responseCode = "404", description = "no such item", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
-        @APIResponse(responseCode = "409", description = "the item is not pending", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
-        @APIResponse(responseCode = "507", description = "the spool's filesystem is full: the cancel's record could not be written, the item stays pending", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA)))
+        @APIResponse(responseCode = "400", description = "the id breaks the grammar"),
+        @APIResponse(responseCode = "404", description = "no such item"),
+        @APIResponse(responseCode = "409", description = "the item is not pending"),
+        @APIResponse(responseCode = "507", description = "the spool's filesystem is full: the cancel's record could not be written, the item stays pending")
     })
     @DELETE
     @Path("/{id}")
@@ -164,10 +162,10 @@ public class ItemsResource {
     @Operation(summary = "Retry a failed item")
     @APIResponses({
         @APIResponse(responseCode = "200", description = "back in pending, its attempts counted afresh"),
-        @APIResponse(responseCode = "400", description = "the id breaks the grammar", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
-        @APIResponse(responseCode = "404", description = "no such item", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
-        @APIResponse(responseCode = "409", description = "the item is not failed", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
-        @APIResponse(responseCode = "507", description = "the spool's filesystem is full; the item stays failed", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA)))
+        @APIResponse(responseCode = "400", description = "the id breaks the grammar"),
+        @APIResponse(responseCode = "404", description = "no such item"),
+        @APIResponse(responseCode = "409", description = "the item is not failed"),
+        @APIResponse(responseCode = "507", description = "the spool's filesystem is full; the item stays failed")
     })
     @POST
     @Path("/{id}/retry")
@@ -179,8 +177,8 @@ public class ItemsResource {
     @Operation(summary = "Retry every failed item, or those whose reason contains a text")
     @APIResponses({
         @APIResponse(responseCode = "200", description = "how many failed items this call moved back to pending (an item another mover had first is not counted)"),
-        @APIResponse(responseCode = "400", description = "state is not failed", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
-        @APIResponse(responseCode = "507", description = "the spool's filesystem is full; the items moved before it stay moved", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA)))
+        @APIResponse(responseCode = "400", description = "state is not failed"),
+        @APIResponse(responseCode = "507", description = "the spool's filesystem is full; the items moved before it stay moved")
     })
     @POST
     @Path("/retry")
@@ -198,8 +196,8 @@ public class ItemsResource {
     @Operation(summary = "Purge settled items in one state, or those settled longer ago than olderThan")
     @APIResponses({
         @APIResponse(responseCode = "200", description = "how many items this call removed; their ids may be enqueued again"),
-        @APIResponse(responseCode = "400", description = "state is not done or failed, or olderThan is not a duration", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA))),
-        @APIResponse(responseCode = "507", description = "the spool's filesystem is full; the items removed before it stay removed", content = @Content(schema = @Schema(ref = ErrorAnswers.SCHEMA)))
+        @APIResponse(responseCode = "400", description = "state is not done or failed, or olderThan is not a duration"),
+        @APIResponse(responseCode = "507", description = "the spool's filesystem is full; the items removed before it stay removed")
     })
     @DELETE
     public Uni<Purged> purgeAll(@QueryParam("state") String state, @QueryParam("olderThan") String olderThan,

@@ -1,6 +1,7 @@
 package io.leasehold.spool;
 
 import io.leasehold.core.ClaimName;
+import io.leasehold.core.Generation;
 import io.leasehold.core.Clock;
 import io.leasehold.core.ItemId;
 import io.leasehold.core.LeaseTerms;
@@ -128,22 +129,42 @@ final class ItemQueries {
                 }
             }
         }
-        List<ItemView> out = new ArrayList<>(oldest);
+        List<ItemView> out = new ArrayList<>(oldest.size());
+        for (ItemView chosen : oldest) {
+            out.add(withRecords(chosen)); // only the chosen ones: a record read per listed item, not per entry
+        }
         out.sort(oldestFirst);
         return out;
+    }
+
+    /** A listed view with what only the item's records tell (a claim parked for a retry, a failure's reason). */
+    private ItemView withRecords(ItemView listed) throws IOException {
+        if (listed.state().equals(ItemState.FAILED.label())) {
+            return new ItemView(listed.id(), listed.state(), null, null, null,
+                    records.failedReason(listed.id()).orElse("unknown (no reason was recorded)"), listed.since());
+        }
+        if (listed.state().equals(ItemState.CLAIMED.label())) {
+            Optional<Generation> generation = Generation.parse(listed.generation());
+            if (generation.isPresent()) {
+                return claimed(new ClaimName(listed.id(), generation.get(), listed.since()));
+            }
+        }
+        return listed;
     }
 
     private Optional<ItemView> viewOf(ItemState state, Path entry) throws IOException {
         String name = entry.getFileName().toString();
         if (state == ItemState.CLAIMED) {
-            Optional<ClaimName> claim = ClaimName.parse(name);
-            return claim.isEmpty() ? Optional.empty() : Optional.of(claimed(claim.get()));
+            // Records are read for the chosen few only (withRecords): here the name alone.
+            return ClaimName.parse(name).map(claim -> ItemView.ofClaim(claim, Optional.empty(), terms));
         }
         if (!ItemId.isValid(name)) {
             return Optional.empty();
         }
         Optional<BasicFileAttributes> file = regularFile(entry);
-        return file.isEmpty() ? Optional.empty() : Optional.of(plain(name, state, file.get()));
+        return file.isEmpty() ? Optional.empty()
+                : Optional.of(new ItemView(name, state.label(), null, null, null, null, file.get().lastModifiedTime()
+                        .toInstant()));
     }
 
     /**
