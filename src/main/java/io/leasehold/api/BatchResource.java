@@ -66,7 +66,14 @@ public class BatchResource {
         try (StagedBatch batch = store.stageBatch(maxBytes)) {
             reader.read(new BoundedUpload(body == null ? InputStream.nullInputStream() : body, clock, uploadTimeout),
                     batch);
-            ids = batch.commit();
+            try {
+                ids = batch.commit();
+            } catch (ItemStore.DuplicateItemException e) {
+                if (e.line() > 0) { // a store that hears of its creates late names the line
+                    throw NdjsonBatch.known(e, e.line());
+                }
+                throw e;
+            }
         } finally {
             uploads.release();
         }

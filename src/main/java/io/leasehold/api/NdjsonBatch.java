@@ -60,6 +60,11 @@ final class NdjsonBatch {
         return 6 * maxBytes + 1024;
     }
 
+    /** A known id refuses the batch, naming its line (an earlier one when the store found it late). */
+    static LineRefusedException known(ItemStore.DuplicateItemException e, int reading) {
+        return new LineRefusedException(409, "line " + (e.line() > 0 ? e.line() : reading) + ": " + e.getMessage(), e);
+    }
+
     /** Stages every line of {@code body} into {@code batch}; returns how many items. */
     int read(InputStream body, StagedBatch batch) throws IOException {
         NdjsonLines lines = new NdjsonLines(body, longestLine());
@@ -75,7 +80,7 @@ final class NdjsonBatch {
             } catch (BadLine | IllegalArgumentException e) {
                 throw new LineRefusedException(400, "line " + number + ": " + e.getMessage(), e);
             } catch (ItemStore.DuplicateItemException e) {
-                throw new LineRefusedException(409, "line " + number + ": " + e.getMessage(), e);
+                throw known(e, number);
             } catch (ItemStore.PayloadTooLargeException | StreamConstraintsException e) {
                 throw new LineRefusedException(413, "line " + number + ": payload larger than " + maxBytes
                         + " bytes (leasehold.item.max-bytes)", e);

@@ -38,6 +38,27 @@ final class BatchMarkers {
         }
     }
 
+    /**
+     * The commit's roll-forward: every item from the entry its create answered, all moves sent at once;
+     * one that lost its move (housekeeping's recovery took it meanwhile) is looked at again, one at a time.
+     */
+    static void rollForward(Ledger ledger, String batch, List<String> ids, List<Ledger.Seen> staged,
+            Consumer<String> arrivals) throws IOException {
+        OverlappedWrites moves = new OverlappedWrites(ledger);
+        for (int i = 0; i < ids.size(); i++) {
+            moves.send(new OverlappedWrites.Write(ids.get(i), staged.get(i), staged.get(i).entry().committed()));
+        }
+        List<String> again = new ArrayList<>();
+        for (OverlappedWrites.Outcome moved : moves.await()) {
+            if (moved.landed().isPresent()) {
+                arrivals.accept(moved.write().id());
+            } else {
+                again.add(moved.write().id());
+            }
+        }
+        rollForward(ledger, batch, again, arrivals);
+    }
+
     /** Turns every still staged item of the batch pending, tells of each, then removes the marker. */
     static void rollForward(Ledger ledger, String batch, List<String> ids, Consumer<String> arrivals)
             throws IOException {

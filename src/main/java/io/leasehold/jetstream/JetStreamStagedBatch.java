@@ -16,16 +16,26 @@ import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
- * POST /items/batch on the JetStream spool, all or nothing. Each line's payload is stored under a name of
- * its own and its id created in the ledger as {@code staged} (known, so a second enqueue is refused, but
- * invisible and unclaimable). {@link #commit()} writes the batch's marker (the commit point: from then
- * on the batch ends whole), turns every staged entry pending, then removes the marker. Closed without a
- * commit, every staged entry and payload goes. A batch left half-way by a crash is finished by
- * {@link BatchMarkers#recover}: rolled forward when its marker exists, back when it does not.
+ * POST /items/batch on the JetStream spool, all or nothing. Each line's item is created in the ledger as
+ * {@code staged} (its id known, so a second enqueue is refused, but invisible and unclaimable) as soon as
+ * its line is read, its payload in the entry when small, else stored under a name of its own first.
+ * The creates are sent without waiting for each answer ({@link OverlappedWrites}); a refused one refuses
+ * the batch, naming its line. {@link #commit()} waits for every answer, writes the batch's marker (the
+ * commit point: from then on the batch ends whole), turns every staged entry pending, the same overlapped
+ * way, then removes the marker. Closed without a commit, every staged entry and payload goes. A batch left
+ * half-way by a crash is finished by {@link BatchMarkers#recover}: rolled forward when its marker exists,
+ * back when it does not.
  */
 final class JetStreamStagedBatch implements StagedBatch {
 
     private static final Logger LOG = Logger.getLogger(JetStreamStagedBatch.class);
+    /**
+     * Inline payload bytes a batch holds in memory until its commit (each staged entry is written again,
+     * whole, when it turns pending); past this, payloads are stored as objects, as larger ones always are.
+     */
+    static final long INLINE_BUDGET = 4L * 1024 * 1024;
+    /** Creates in flight at most: past this, their answers are awaited before the next line's is sent. */
+    static final int WINDOW = 256;
 
     private final Ledger ledger;
     private final Payloads payloads;
@@ -35,11 +45,19 @@ final class JetStreamStagedBatch implements StagedBatch {
     private final long maxBytes;
     private final String batch = "batch-" + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36);
     private final BatchLines lines = new BatchLines();
-    /** Staged so far, in line order: id → payload name. */
-    private final List<String[]> staged = new ArrayList<>();
+    private final OverlappedWrites creates;
+    /** Every line's item sent so far, in line order: what a rollback looks at. */
+    private final List<Line> staged = new ArrayList<>();
+    /** Every line's staged entry as created, in line order. */
+    private final List<Ledger.Seen> created = new ArrayList<>();
+    private long inlineHeld;
     private Bounded open;
     private String openId;
     private boolean finished;
+
+    /** A line's item: its id, its line, the object its payload went to (null: inline). */
+    private record Line(int line, String id, String payload) {
+    }
 
     JetStreamStagedBatch(Ledger ledger, Payloads payloads, Clock clock, Supplier<String> newId,
             Consumer<String> arrivals, long maxBytes) {
@@ -49,16 +67,12 @@ final class JetStreamStagedBatch implements StagedBatch {
         this.newId = newId;
         this.arrivals = arrivals;
         this.maxBytes = maxBytes;
+        this.creates = new OverlappedWrites(ledger);
     }
 
     @Override
-    public OutputStream payload(int line, String id) throws IOException {
+    public OutputStream payload(int line, String id) {
         lines.opening(line, id);
-        if (id != null) {
-            if (ledger.read(id).isPresent()) {
-                throw new ItemStore.DuplicateItemException(id); // refused before its payload is read
-            }
-        }
         openId = id;
         open = new Bounded();
         return open;
@@ -73,13 +87,32 @@ final class JetStreamStagedBatch implements StagedBatch {
         }
         byte[] payload = open.toByteArray();
         open = null;
-        String name = Payloads.freshName(named);
-        payloads.put(name, new ByteArrayInputStream(payload), maxBytes);
-        if (!ledger.create(named, LedgerEntry.staged(batch, clock.now(), name))) {
-            payloads.delete(name);
-            throw new ItemStore.DuplicateItemException(named);
+        LedgerEntry entry;
+        String object = null;
+        if (payload.length <= LedgerEntry.INLINE_MAX && inlineHeld + payload.length <= INLINE_BUDGET) {
+            inlineHeld += payload.length;
+            entry = LedgerEntry.stagedInline(batch, clock.now(), payload);
+        } else {
+            object = Payloads.freshName(named);
+            payloads.put(object, new ByteArrayInputStream(payload), maxBytes);
+            entry = LedgerEntry.staged(batch, clock.now(), object);
         }
-        staged.add(new String[] {named, name});
+        staged.add(new Line(line, named, object));
+        creates.send(new OverlappedWrites.Write(named, null, entry));
+        if (creates.inFlight() >= WINDOW) {
+            answered();
+        }
+    }
+
+    /** Waits for the creates in flight; the first refused refuses the batch, naming its line. */
+    private void answered() throws IOException {
+        for (OverlappedWrites.Outcome done : creates.await()) {
+            if (done.landed().isEmpty()) {
+                int line = staged.get(created.size()).line();
+                throw new ItemStore.DuplicateItemException(done.write().id(), line);
+            }
+            created.add(done.landed().get());
+        }
     }
 
     @Override
@@ -87,10 +120,11 @@ final class JetStreamStagedBatch implements StagedBatch {
         if (staged.isEmpty()) {
             throw new IllegalArgumentException("the batch holds no items");
         }
-        List<String> ids = staged.stream().map(s -> s[0]).toList();
+        answered();
+        List<String> ids = staged.stream().map(Line::id).toList();
         BatchMarkers.write(ledger, batch, ids);
         finished = true; // past the marker the batch ends whole: the rest is roll-forward
-        BatchMarkers.rollForward(ledger, batch, ids, arrivals);
+        BatchMarkers.rollForward(ledger, batch, ids, created, arrivals);
         return ids;
     }
 
@@ -100,14 +134,21 @@ final class JetStreamStagedBatch implements StagedBatch {
             return;
         }
         finished = true;
-        for (String[] item : staged) {
+        try {
+            creates.await(); // none may land after the rollback has looked
+        } catch (IOException e) {
+            LOG.warnf("the answers to %s's creates did not all come: %s", batch, e.getMessage());
+        }
+        for (Line item : staged) {
             try {
-                ledger.read(item[0]).filter(seen -> seen.entry().staged() && batch.equals(seen.entry().holder()))
-                        .ifPresent(seen -> removeQuietly(item[0], seen));
-                payloads.delete(item[1]);
+                ledger.read(item.id()).filter(seen -> seen.entry().staged() && batch.equals(seen.entry().holder()))
+                        .ifPresent(seen -> removeQuietly(item.id(), seen));
+                if (item.payload() != null) {
+                    payloads.delete(item.payload());
+                }
             } catch (IOException e) {
                 // Housekeeping removes it later: a staged entry of a batch with no marker, past tmp-max-age.
-                LOG.warnf("could not roll back %s of %s now: %s", item[0], batch, e.getMessage());
+                LOG.warnf("could not roll back %s of %s now: %s", item.id(), batch, e.getMessage());
             }
         }
     }

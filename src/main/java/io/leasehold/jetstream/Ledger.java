@@ -2,6 +2,7 @@ package io.leasehold.jetstream;
 
 import io.nats.client.Connection;
 import io.nats.client.ConnectionListener;
+import io.nats.client.JetStream;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.KeyValue;
 import io.nats.client.api.KeyValueConfiguration;
@@ -48,6 +49,7 @@ final class Ledger {
     private final Connection connection;
     private final String bucket;
     private final KeyValue kv;
+    private final JetStream js;
     private volatile Writes writes = Writes.NONE;
     private LedgerMirror mirror;
     /** How long a listing waits for the first whole picture (the watch's initial values) before the store counts as unreachable. */
@@ -64,6 +66,7 @@ final class Ledger {
                 }
                 return connection.keyValue(bucket);
             });
+            this.js = connection.jetStream();
         } catch (JetStreamApiException e) {
             throw new IOException("the ledger bucket " + bucket + " could not be made: " + e.getMessage(), e);
         }
@@ -134,6 +137,20 @@ final class Ledger {
             }
             throw new IOException("the ledger entry of " + id + " could not be created: " + e.getMessage(), e);
         }
+    }
+
+    /** The subject an item's writes go to: the bucket is a plain one of this server's, no mirror, no domain. */
+    String subject(String id) {
+        return "$KV." + bucket + "." + LedgerKeys.key(id);
+    }
+
+    JetStream jetStream() {
+        return js;
+    }
+
+    /** A write of this instance's answered outside {@link #created} and {@link #move} ({@link OverlappedWrites}). */
+    void heard(String id, Seen landed) {
+        writes.wrote(id, landed.revision(), landed.entry());
     }
 
     private Optional<Seen> told(String id, Optional<Seen> landed) {

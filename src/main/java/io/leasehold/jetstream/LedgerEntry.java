@@ -80,16 +80,25 @@ record LedgerEntry(String state, String was, int attempt, String generation, Str
         return new LedgerEntry(STAGED, null, 1, null, batch, null, at, null, payload, null, Map.of(), freshToken());
     }
 
+    /** An item of batch {@code batch}, staged at {@code at}, its payload (at most {@link #INLINE_MAX} bytes) inline. */
+    static LedgerEntry stagedInline(String batch, Instant at, byte[] bytes) {
+        return new LedgerEntry(STAGED, null, 1, null, batch, null, at, null, null, inline(bytes), Map.of(), freshToken());
+    }
+
+    private static String inline(byte[] bytes) {
+        if (bytes.length > INLINE_MAX) {
+            throw new IllegalArgumentException("an inline payload is at most " + INLINE_MAX + " bytes");
+        }
+        return Base64.getEncoder().encodeToString(bytes);
+    }
+
     /**
      * A staged item made claimable with its payload kept in the entry (at most {@link #INLINE_MAX} bytes):
      * the object name it had reserved is not used.
      */
     LedgerEntry committedInline(byte[] bytes) {
-        if (bytes.length > INLINE_MAX) {
-            throw new IllegalArgumentException("an inline payload is at most " + INLINE_MAX + " bytes");
-        }
-        return new LedgerEntry(PENDING, null, 1, null, null, null, enqueuedAt, null, null,
-                Base64.getEncoder().encodeToString(bytes), Map.of(), freshToken());
+        return new LedgerEntry(PENDING, null, 1, null, null, null, enqueuedAt, null, null, inline(bytes), Map.of(),
+                freshToken());
     }
 
     /** A staged item made claimable by its batch's commit. */

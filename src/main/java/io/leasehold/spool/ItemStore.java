@@ -87,12 +87,26 @@ public interface ItemStore {
 
     /** The id is known already: an item of it is in some folder, or its enqueue has begun. */
     final class DuplicateItemException extends IOException {
+        private final int line;
+
         public DuplicateItemException(String id) {
+            this(id, 0);
+        }
+
+        /** Found known when a batch's answers came in, after later lines were read: {@code line} is its own. */
+        public DuplicateItemException(String id, int line) {
             super("item '" + id + "' already exists");
+            this.line = line;
         }
 
         public DuplicateItemException(String id, String why) {
             super("item '" + id + "' already exists: " + why);
+            this.line = 0;
+        }
+
+        /** The batch line whose id is known; 0 when it is the line being read (or no batch). */
+        public int line() {
+            return line;
         }
     }
 

@@ -148,6 +148,55 @@ abstract class BatchEnqueueContract extends BackendContract {
     }
 
     /**
+     * A known id anywhere in a batch longer than a store keeps in flight (the JetStream spool sends its
+     * creates without waiting, 256 at most, and hears of a refusal lines later): the 409 names the known
+     * id's own line, and nothing of the batch is left, the lines after it included.
+     */
+    @ParameterizedTest
+    @MethodSource("deepLines")
+    void aKnownIdDeepInALongBatchIsNamedByItsOwnLineAndNothingIsLeft(int at) throws IOException {
+        String prefix = SpoolFixture.uniqueId("deep");
+        String known = prefix + "-known";
+        given().queryParam("id", known).body("first").when().post("/items").then().statusCode(201);
+        List<String> before = spool.holdings();
+        StringBuilder body = new StringBuilder();
+        for (int line = 1; line <= 600; line++) {
+            body.append(line == at ? line(known, "again") : line(prefix + "-" + line, "payload " + line));
+        }
+        SpoolFixture.assertError(post(body.toString()), 409, "line " + at + ": item '" + known + "' already exists");
+        assertEquals(before, spool.holdings(), "nothing written, no reservation or staging left");
+        post(lines(prefix, 600)).statusCode(201); // every other id of it is free
+        assertEquals("first", text(known));
+    }
+
+    static Stream<Integer> deepLines() {
+        return Stream.of(1, 255, 256, 257, 300, 599, 600);
+    }
+
+    /**
+     * Payloads near the inline limit, more in all than the JetStream spool holds in memory for one batch
+     * (4 MiB: past that they are stored as objects): every item lands with its exact bytes, in line order.
+     */
+    @Test
+    void aBatchOfLargePayloadsPastTheInlineBudgetLandsWithExactBytes() throws IOException {
+        String prefix = SpoolFixture.uniqueId("large");
+        StringBuilder body = new StringBuilder();
+        for (int i = 0; i < 300; i++) {
+            body.append(line(prefix + "-" + i, large(i)));
+        }
+        post(body.toString()).statusCode(201).body("items.size()", equalTo(300));
+        for (int i = 0; i < 300; i += 37) {
+            assertEquals(large(i), text(prefix + "-" + i), "line " + (i + 1));
+        }
+        assertEquals(large(299), text(prefix + "-299"));
+    }
+
+    /** 15,000 bytes, different for every line. */
+    private static String large(int i) {
+        return ("line " + i + " ").repeat(15_000).substring(0, 15_000);
+    }
+
+    /**
      * Two batches sharing one id, sent at the same moment, ten times: the id is one exclusive create, so
      * exactly one batch lands whole and the other is refused whole, leaving no item, reservation or
      * staging of its own, and the shared id holds the winner's payload.

@@ -66,4 +66,38 @@ final class Parallel {
             }
         }
     }
+
+    /**
+     * {@code batches} POST /items/batch of {@code size} lines each, shared out over {@code clients}
+     * keep-alive connections, ids {@code <prefix>-b<batch>-<line>}, every one answered 201; items/s.
+     */
+    static double postBatches(int port, int clients, int batches, int size, String prefix) throws Exception {
+        PlainHttp[] connections = new PlainHttp[clients];
+        for (int c = 0; c < clients; c++) {
+            connections[c] = new PlainHttp(port);
+        }
+        try {
+            double seconds = seconds(clients, c -> {
+                for (int b = c; b < batches; b += clients) {
+                    StringBuilder body = new StringBuilder();
+                    for (int i = 0; i < size; i++) {
+                        body.append("{\"id\":\"").append(prefix).append("-b").append(b).append('-').append(i)
+                                .append("\",\"payloadBase64\":\"")
+                                .append(java.util.Base64.getEncoder().encodeToString(BenchSpool.payload(i))).append("\"}\n");
+                    }
+                    PlainHttp.Answer answer = connections[c].post("/items/batch", "application/x-ndjson",
+                            body.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    if (answer.status() != 201) {
+                        throw new AssertionError("POST /items/batch " + b + " answered " + answer.status() + ": "
+                                + answer.body());
+                    }
+                }
+            });
+            return (double) batches * size / seconds;
+        } finally {
+            for (PlainHttp connection : connections) {
+                connection.close();
+            }
+        }
+    }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.spool.ItemView;
 import io.leasehold.spool.StagedBatch;
+import io.leasehold.testing.Await;
 import io.leasehold.testing.DrivenClock;
 import io.leasehold.testing.SharedNatsServer;
 import java.io.ByteArrayInputStream;
@@ -51,7 +52,19 @@ class JetStreamBatchRecoveryTest {
             }
             batch.item(line, ids.get(line - 1));
         }
+        // The creates went out without waiting for their answers: the crash comes once they are there.
+        for (String id : ids) {
+            Await.until(id + " staged", Duration.ofSeconds(10), () -> read(id).isPresent());
+        }
         return ledger.read(ids.get(0)).orElseThrow().entry().holder();
+    }
+
+    private Optional<Ledger.Seen> read(String id) {
+        try {
+            return ledger.read(id);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test

@@ -1,0 +1,111 @@
+package io.leasehold.jetstream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.leasehold.spool.ItemStore;
+import io.leasehold.spool.StagedBatch;
+import io.leasehold.testing.DrivenClock;
+import io.leasehold.testing.SharedNatsServer;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A JetStream batch's memory bound and rollback, seen in the ledger and the object store themselves: the
+ * API contract ({@code BatchEnqueueContract}) shows the same batches answer alike on both backends.
+ */
+class JetStreamStagedBatchTest {
+
+    @RegisterExtension
+    static final SharedNatsServer NATS = new SharedNatsServer();
+    private static int buckets;
+    private static final int SIZE = 15_000;
+    private final DrivenClock clock = new DrivenClock();
+    private InstanceRig rig;
+
+    @BeforeEach
+    void open() throws Exception {
+        rig = InstanceRig.open(NATS.server().url(), "staged-" + ProcessHandle.current().pid() + "-" + ++buckets,
+                64 * 1024, clock, "a");
+    }
+
+    @AfterEach
+    void close() throws InterruptedException {
+        rig.close();
+    }
+
+    private static byte[] payload(int i) {
+        return ("item " + i + " ").repeat(SIZE).substring(0, SIZE).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static void line(StagedBatch batch, int line, String id, byte[] payload) throws Exception {
+        try (OutputStream out = batch.payload(line, id)) {
+            out.write(payload);
+        }
+        batch.item(line, id);
+    }
+
+    private List<String> objects() throws Exception {
+        return rig.payloads.names();
+    }
+
+    @Test
+    void payloadsPastTheInlineBudgetAreStoredAsObjectsAndEveryItemKeepsItsBytes() throws Exception {
+        int n = 300;
+        try (StagedBatch batch = rig.store.stageBatch(64 * 1024)) {
+            for (int i = 0; i < n; i++) {
+                line(batch, i + 1, "b" + i, payload(i));
+            }
+            assertEquals(n, batch.commit().size());
+        }
+        int inline = (int) (JetStreamStagedBatch.INLINE_BUDGET / SIZE);
+        for (int i = 0; i < n; i++) {
+            LedgerEntry entry = rig.ledger.read("b" + i).orElseThrow().entry();
+            assertTrue(entry.pending(), "b" + i + " " + entry.state());
+            assertEquals(i < inline, entry.inline() != null, "b" + i + ": inline while the budget lasts, then an object");
+            byte[] stored = entry.inline() != null ? entry.inlinePayload().orElseThrow()
+                    : rig.payloads.get(entry.payload());
+            assertArrayEquals(payload(i), stored, "b" + i);
+        }
+        assertEquals(n - inline, objects().size());
+    }
+
+    @Test
+    void aKnownIdAfterTheBudgetSpilledRollsBackEveryEntryAndObjectOfTheBatch() throws Exception {
+        Ledger.Seen known = rig.ledger.created("r299", LedgerEntry.enqueued(clock.now(), null)).orElseThrow();
+        StagedBatch batch = rig.store.stageBatch(64 * 1024);
+        ItemStore.DuplicateItemException refused = assertThrows(ItemStore.DuplicateItemException.class, () -> {
+            for (int i = 0; i < 300; i++) {
+                line(batch, i + 1, "r" + i, payload(i));
+            }
+            batch.commit();
+        });
+        assertEquals(300, refused.line());
+        batch.close();
+        for (int i = 0; i < 299; i++) {
+            assertEquals(Optional.empty(), rig.ledger.read("r" + i), "r" + i);
+        }
+        assertEquals(Optional.of(known), rig.ledger.read("r299"), "the known item is untouched");
+        assertEquals(List.of(), objects(), "the spilled payloads are gone with their entries");
+    }
+
+    @Test
+    void aBatchClosedWithItsCreatesStillInFlightLeavesNothing() throws Exception {
+        StagedBatch batch = rig.store.stageBatch(64 * 1024);
+        for (int i = 0; i < 200; i++) {
+            line(batch, i + 1, "f" + i, payload(i)); // fewer than a window: none of their answers awaited yet
+        }
+        batch.close(); // the request broke off before its end
+        for (int i = 0; i < 200; i++) {
+            assertEquals(Optional.empty(), rig.ledger.read("f" + i), "f" + i);
+        }
+    }
+}
