@@ -52,11 +52,13 @@ public final class JetStreamItemStore implements ItemStore {
     /**
      * The id is reserved first, as a staged entry of its own (known to every instance from then on, so a
      * second enqueue is refused while this one still uploads), then the payload is read, then the entry
-     * turns pending at the revision it was created at: two writes. A payload of at most
-     * {@link LedgerEntry#INLINE_MAX} bytes goes in the entry itself; a larger one streams into the object
-     * store first, under the name the reservation recorded. A failed upload removes the reservation and
-     * what was stored of the payload; a reservation whose enqueue died is rolled back by housekeeping
-     * past {@code spool.tmp-max-age}, like a batch without its marker.
+     * turns pending at the revision it was created at: two writes. The reservation's answer is awaited
+     * only once the payload's first {@link LedgerEntry#INLINE_MAX} bytes are read, so the two overlap. A
+     * payload of at most that many bytes goes in the entry itself; a larger one streams into the object
+     * store, under the name the reservation recorded, once the reservation is known to be this one's. A
+     * failed upload removes the reservation and what was stored of the payload; a reservation whose
+     * enqueue died is rolled back by housekeeping past {@code spool.tmp-max-age}, like a batch without its
+     * marker.
      */
     @Override
     public ItemView enqueue(String id, InputStream payload, long maxBytes) throws IOException {
@@ -64,10 +66,24 @@ public final class JetStreamItemStore implements ItemStore {
         String name = Payloads.freshName(id);
         Instant now = clock.now();
         LedgerEntry reserved = LedgerEntry.staged("enqueue-" + name, now, name);
-        Ledger.Seen mine = ledger.created(id, reserved).orElseThrow(() -> new DuplicateItemException(id));
+        OverlappedWrites reservation = new OverlappedWrites(ledger);
+        reservation.send(new OverlappedWrites.Write(id, null, reserved));
+        int inlineMax = (int) Math.min(LedgerEntry.INLINE_MAX, maxBytes);
+        byte[] head;
+        try {
+            head = payload.readNBytes(inlineMax + 1);
+        } catch (IOException | RuntimeException e) {
+            try {
+                reservation.await().get(0).landed().ifPresent(mine -> withdraw(id, mine, name));
+            } catch (IOException unknown) { // housekeeping takes it back, whatever became of it
+                e.addSuppressed(unknown);
+            }
+            throw e;
+        }
+        Ledger.Seen mine = reservation.await().get(0).landed().orElseThrow(() -> new DuplicateItemException(id));
         LedgerEntry next;
         try {
-            next = withPayload(reserved, payload, maxBytes);
+            next = withPayload(reserved, head, payload, maxBytes);
         } catch (IOException | RuntimeException e) {
             withdraw(id, mine, name);
             throw e;
@@ -82,17 +98,16 @@ public final class JetStreamItemStore implements ItemStore {
         return new ItemView(id, ItemState.PENDING.label(), null, null, null, null, now);
     }
 
-    /** The reservation made pending with the payload: inline when it is small enough, else stored as an object. */
-    private LedgerEntry withPayload(LedgerEntry reserved, InputStream payload, long maxBytes) throws IOException {
-        int inlineMax = (int) Math.min(LedgerEntry.INLINE_MAX, maxBytes);
-        byte[] head = payload.readNBytes(inlineMax + 1);
-        if (head.length <= inlineMax) {
+    /** The reservation made pending with the payload: inline when {@code head} is all of it, else stored as an object. */
+    private LedgerEntry withPayload(LedgerEntry reserved, byte[] head, InputStream rest, long maxBytes)
+            throws IOException {
+        if (head.length <= Math.min(LedgerEntry.INLINE_MAX, maxBytes)) {
             return reserved.committedInline(head);
         }
         if (maxBytes <= LedgerEntry.INLINE_MAX) {
             throw new PayloadTooLargeException(maxBytes);
         }
-        payloads.put(reserved.payload(), new SequenceInputStream(new ByteArrayInputStream(head), payload), maxBytes);
+        payloads.put(reserved.payload(), new SequenceInputStream(new ByteArrayInputStream(head), rest), maxBytes);
         return reserved.committed();
     }
 
