@@ -64,8 +64,12 @@ public class BatchResource {
         uploads.acquire();
         List<String> ids;
         try (StagedBatch batch = store.stageBatch(maxBytes)) {
-            reader.read(new BoundedUpload(body == null ? InputStream.nullInputStream() : body, clock, uploadTimeout),
-                    batch);
+            try {
+                reader.read(new BoundedUpload(body == null ? InputStream.nullInputStream() : body, clock,
+                        uploadTimeout), batch);
+            } catch (BoundedUpload.UploadIncompleteException e) { // a known id read before the break answers first
+                throw NdjsonBatch.firstRefused(batch, e);
+            }
             try {
                 ids = batch.commit();
             } catch (ItemStore.DuplicateItemException e) {

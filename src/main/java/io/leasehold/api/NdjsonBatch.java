@@ -65,6 +65,24 @@ final class NdjsonBatch {
         return new LineRefusedException(409, "line " + (e.line() > 0 ? e.line() : reading) + ": " + e.getMessage(), e);
     }
 
+    /**
+     * Answers an earlier line's 409 for the caller to throw when that line's id is known, else throws
+     * {@code own}: the first refused line is the one named, as a store that checks each id as its line is
+     * read would answer (a store may hear of its creates lines later).
+     */
+    static <E extends Exception> RuntimeException firstRefused(StagedBatch batch, E own) throws E {
+        try {
+            batch.refusedSoFar();
+        } catch (ItemStore.DuplicateItemException earlier) {
+            LineRefusedException first = known(earlier, earlier.line());
+            first.addSuppressed(own);
+            return first;
+        } catch (IOException unknown) { // the store cannot tell now: the line's own refusal stands
+            own.addSuppressed(unknown);
+        }
+        throw own;
+    }
+
     /** Stages every line of {@code body} into {@code batch}; returns how many items. */
     int read(InputStream body, StagedBatch batch) throws IOException {
         NdjsonLines lines = new NdjsonLines(body, longestLine());
@@ -72,22 +90,23 @@ final class NdjsonBatch {
         for (InputStream line = lines.next(); line != null; line = lines.next()) {
             int number = lines.number();
             if (++items > maxLines) {
-                throw new LineRefusedException(413, "line " + number + ": the batch has more than " + maxLines
-                        + " lines (leasehold.item.max-batch)", null);
+                throw firstRefused(batch, new LineRefusedException(413, "line " + number + ": the batch has more than "
+                        + maxLines + " lines (leasehold.item.max-batch)", null));
             }
             try {
                 item(line, number, batch);
-            } catch (BadLine | IllegalArgumentException e) {
-                throw new LineRefusedException(400, "line " + number + ": " + e.getMessage(), e);
             } catch (ItemStore.DuplicateItemException e) {
                 throw known(e, number);
+            } catch (BadLine | IllegalArgumentException e) {
+                throw firstRefused(batch, new LineRefusedException(400, "line " + number + ": " + e.getMessage(), e));
             } catch (ItemStore.PayloadTooLargeException | StreamConstraintsException e) {
-                throw new LineRefusedException(413, "line " + number + ": payload larger than " + maxBytes
-                        + " bytes (leasehold.item.max-bytes)", e);
+                throw firstRefused(batch, new LineRefusedException(413, "line " + number + ": payload larger than "
+                        + maxBytes + " bytes (leasehold.item.max-bytes)", e));
             } catch (NdjsonLines.LineTooLongException e) {
-                throw new LineRefusedException(413, e.getMessage(), e);
+                throw firstRefused(batch, new LineRefusedException(413, e.getMessage(), e));
             } catch (JsonProcessingException e) {
-                throw new LineRefusedException(400, "line " + number + ": not valid JSON: " + e.getOriginalMessage(), e);
+                throw firstRefused(batch, new LineRefusedException(400, "line " + number + ": not valid JSON: "
+                        + e.getOriginalMessage(), e));
             }
         }
         return items;

@@ -107,7 +107,7 @@ public class SpoolWiring {
         NatsBus bus = NatsConnector.connect(settings);
         LeaseholdConfig.JetStreamSpoolConfig js = config.spool().jetstream();
         return JetStreamBackend.open(bus.connection(), settings.safeUrls(), js.bucket(), js.replicas(),
-                config.item().maxBytes().asLongValue(), clock, terms, instance);
+                config.item().maxBytes().asLongValue(), config.spool().tmpMaxAge(), clock, terms, instance);
     }
 
     void closeJetStream(@Disposes JetStreamBackend backend) throws InterruptedException {

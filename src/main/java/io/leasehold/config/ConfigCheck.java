@@ -143,6 +143,10 @@ public final class ConfigCheck {
         if (c.spool().tmpMaxAge().compareTo(Duration.ofMinutes(1)) < 0) {
             // Shorter could remove an upload still streaming in, or a reason being written.
             problem("leasehold.spool.tmp-max-age", "must be at least 1m, got " + c.spool().tmpMaxAge());
+        } else if (c.spool().tmpMaxAge().compareTo(c.item().uploadTimeout().multipliedBy(2)) < 0) {
+            // A JetStream batch still staging at half of it is refused (housekeeping may take it for dead).
+            problem("leasehold.spool.tmp-max-age", "must be at least twice leasehold.item.upload-timeout ("
+                    + c.item().uploadTimeout() + "), got " + c.spool().tmpMaxAge());
         }
         if (c.spool().recountEvery().compareTo(TICK_RESOLUTION) < 0) {
             problem("leasehold.spool.recount-every", "must be at least 1s, got " + c.spool().recountEvery());

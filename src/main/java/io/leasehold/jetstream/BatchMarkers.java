@@ -39,24 +39,40 @@ final class BatchMarkers {
     }
 
     /**
-     * The commit's roll-forward: every item from the entry its create answered, all moves sent at once;
-     * one that lost its move (housekeeping's recovery took it meanwhile) is looked at again, one at a time.
+     * The commit's roll-forward: every item from the entry its create answered, {@code window} moves in
+     * flight at most; one that lost its move (housekeeping's recovery turned it meanwhile) is looked at
+     * again, one at a time. An item found gone was taken back by housekeeping before the marker was
+     * written (the batch outlived {@code spool.tmp-max-age} by its clock): the batch is not whole, and
+     * that is an error, never a 201.
      */
     static void rollForward(Ledger ledger, String batch, List<String> ids, List<Ledger.Seen> staged,
-            Consumer<String> arrivals) throws IOException {
+            Consumer<String> arrivals, int window) throws IOException {
         OverlappedWrites moves = new OverlappedWrites(ledger);
+        List<String> again = new ArrayList<>();
         for (int i = 0; i < ids.size(); i++) {
             moves.send(new OverlappedWrites.Write(ids.get(i), staged.get(i), staged.get(i).entry().committed()));
+            if (moves.inFlight() >= window || i == ids.size() - 1) {
+                for (OverlappedWrites.Outcome moved : moves.await()) {
+                    if (moved.landed().isPresent()) {
+                        arrivals.accept(moved.write().id());
+                    } else {
+                        again.add(moved.write().id());
+                    }
+                }
+            }
         }
-        List<String> again = new ArrayList<>();
-        for (OverlappedWrites.Outcome moved : moves.await()) {
-            if (moved.landed().isPresent()) {
-                arrivals.accept(moved.write().id());
-            } else {
-                again.add(moved.write().id());
+        List<String> gone = new ArrayList<>();
+        for (String id : again) {
+            if (ledger.read(id).isEmpty()) {
+                gone.add(id);
             }
         }
         rollForward(ledger, batch, again, arrivals);
+        if (!gone.isEmpty()) {
+            throw new IOException(gone.size() + " item(s) of " + batch + " were taken back by housekeeping before "
+                    + "its commit, the others are pending: " + gone + " (instances' clocks further apart than half "
+                    + "of leasehold.spool.tmp-max-age?)");
+        }
     }
 
     /** Turns every still staged item of the batch pending, tells of each, then removes the marker. */

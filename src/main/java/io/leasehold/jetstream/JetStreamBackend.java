@@ -8,6 +8,7 @@ import io.leasehold.spool.Spool;
 import io.leasehold.spool.SpoolUpkeep;
 import io.nats.client.Connection;
 import java.io.IOException;
+import java.time.Duration;
 
 /** The JetStream spool's adapters on one connection: what the wiring hands the service's ports. */
 public final class JetStreamBackend implements AutoCloseable {
@@ -32,11 +33,11 @@ public final class JetStreamBackend implements AutoCloseable {
      * on them; {@code instance} names this process as a claim's holder. The connection is the backend's.
      */
     public static JetStreamBackend open(Connection connection, String servers, String bucket, int replicas,
-            long maxBytes, Clock clock, LeaseTerms terms, String instance) throws IOException {
+            long maxBytes, Duration tmpMaxAge, Clock clock, LeaseTerms terms, String instance) throws IOException {
         Ledger ledger = new Ledger(connection, bucket, replicas);
         Payloads payloads = new Payloads(connection, bucket + "-payloads", replicas, maxBytes);
         JetStreamSpool spool = new JetStreamSpool(ledger, payloads, clock, instance);
-        JetStreamItemStore store = new JetStreamItemStore(ledger, payloads, spool, terms, clock);
+        JetStreamItemStore store = new JetStreamItemStore(ledger, payloads, spool, terms, clock, tmpMaxAge);
         return new JetStreamBackend(connection, ledger, spool, store,
                 new JetStreamUpkeep(connection, ledger, store, new OrphanPayloads(ledger, payloads), servers));
     }

@@ -14,6 +14,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,11 +39,16 @@ public final class JetStreamItemStore implements ItemStore {
     private final JetStreamSpool spool;
     private final LeaseTerms terms;
     private final Clock clock;
+    private final Duration batchStaleAfter;
     private volatile Consumer<String> arrivals = id -> { };
     private static final SpoolCounts NONE_YET = new SpoolCounts(0, 0, 0, 0, 0);
 
-    JetStreamItemStore(Ledger ledger, Payloads payloads, JetStreamSpool spool, LeaseTerms terms, Clock clock) {
+    /** {@code tmpMaxAge}: past this, housekeeping takes a reservation or a staged batch for a dead enqueue's. */
+    JetStreamItemStore(Ledger ledger, Payloads payloads, JetStreamSpool spool, LeaseTerms terms, Clock clock,
+            Duration tmpMaxAge) {
         this.ledger = ledger;
+        // Half: housekeeping judges a staged entry's age by its own clock, against this instance's timestamp.
+        this.batchStaleAfter = tmpMaxAge.dividedBy(2);
         this.payloads = payloads;
         this.spool = spool;
         this.terms = terms;
@@ -124,7 +130,8 @@ public final class JetStreamItemStore implements ItemStore {
 
     @Override
     public StagedBatch stageBatch(long maxBytes) {
-        return new JetStreamStagedBatch(ledger, payloads, clock, this::newId, id -> arrivals.accept(id), maxBytes);
+        return new JetStreamStagedBatch(ledger, payloads, clock, this::newId, id -> arrivals.accept(id), maxBytes,
+                batchStaleAfter);
     }
 
     /**

@@ -8,6 +8,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -18,9 +19,10 @@ import org.jboss.logging.Logger;
 /**
  * POST /items/batch on the JetStream spool, all or nothing. Each line's item is created in the ledger as
  * {@code staged} (its id known, so a second enqueue is refused, but invisible and unclaimable) as soon as
- * its line is read, its payload in the entry when small, else stored under a name of its own first.
- * The creates are sent without waiting for each answer ({@link OverlappedWrites}); a refused one refuses
- * the batch, naming its line. {@link #commit()} waits for every answer, writes the batch's marker (the
+ * its line is read, its payload in the entry when small, else stored afterwards under the name the entry
+ * gives. The creates are sent without waiting for each answer ({@link OverlappedWrites}), which are taken
+ * in as they come; a refused one refuses the batch, naming its line, also when a later line is bad
+ * ({@link #refusedSoFar}). {@link #commit()} waits for every answer, writes the batch's marker (the
  * commit point: from then on the batch ends whole), turns every staged entry pending, the same overlapped
  * way, then removes the marker. Closed without a commit, every staged entry and payload goes. A batch left
  * half-way by a crash is finished by {@link BatchMarkers#recover}: rolled forward when its marker exists,
@@ -30,10 +32,11 @@ final class JetStreamStagedBatch implements StagedBatch {
 
     private static final Logger LOG = Logger.getLogger(JetStreamStagedBatch.class);
     /**
-     * Inline payload bytes a batch holds in memory until its commit (each staged entry is written again,
-     * whole, when it turns pending); past this, payloads are stored as objects, as larger ones always are.
+     * Inline payload a batch holds in memory until its commit, in base64 characters (each staged entry is
+     * written again, whole, when it turns pending); past this, payloads are stored as objects, as larger
+     * ones always are.
      */
-    static final long INLINE_BUDGET = 4L * 1024 * 1024;
+    static final long INLINE_BUDGET = 1024 * 1024;
     /** Creates in flight at most: past this, their answers are awaited before the next line's is sent. */
     static final int WINDOW = 256;
 
@@ -51,6 +54,8 @@ final class JetStreamStagedBatch implements StagedBatch {
     /** Every line's staged entry as created, in line order. */
     private final List<Ledger.Seen> created = new ArrayList<>();
     private long inlineHeld;
+    private final long startedNanos;
+    private final Duration staleAfter;
     private Bounded open;
     private String openId;
     private boolean finished;
@@ -59,9 +64,15 @@ final class JetStreamStagedBatch implements StagedBatch {
     private record Line(int line, String id, String payload) {
     }
 
+    /**
+     * {@code staleAfter}: staged longer than this (on this instance's own clock) the batch is refused
+     * rather than committed, for housekeeping may by then take its staged entries for a dead batch's.
+     */
     JetStreamStagedBatch(Ledger ledger, Payloads payloads, Clock clock, Supplier<String> newId,
-            Consumer<String> arrivals, long maxBytes) {
+            Consumer<String> arrivals, long maxBytes, Duration staleAfter) {
         this.ledger = ledger;
+        this.startedNanos = clock.monotonicNanos();
+        this.staleAfter = staleAfter;
         this.payloads = payloads;
         this.clock = clock;
         this.newId = newId;
@@ -87,32 +98,35 @@ final class JetStreamStagedBatch implements StagedBatch {
         }
         byte[] payload = open.toByteArray();
         open = null;
-        LedgerEntry entry;
-        String object = null;
-        if (payload.length <= LedgerEntry.INLINE_MAX && inlineHeld + payload.length <= INLINE_BUDGET) {
-            inlineHeld += payload.length;
-            entry = LedgerEntry.stagedInline(batch, clock.now(), payload);
-        } else {
-            object = Payloads.freshName(named);
-            payloads.put(object, new ByteArrayInputStream(payload), maxBytes);
-            entry = LedgerEntry.staged(batch, clock.now(), object);
+        long encoded = 4L * ((payload.length + 2) / 3);
+        if (payload.length <= LedgerEntry.INLINE_MAX && inlineHeld + encoded <= INLINE_BUDGET) {
+            inlineHeld += encoded;
+            staged.add(new Line(line, named, null));
+            creates.send(new OverlappedWrites.Write(named, null, LedgerEntry.stagedInline(batch, clock.now(), payload)));
+            refused(creates.inFlight() >= WINDOW ? creates.await() : creates.awaitAnswered());
+            return;
         }
+        // Known before its payload is stored, and found refused before the upload rather than after it.
+        String object = Payloads.freshName(named);
         staged.add(new Line(line, named, object));
-        creates.send(new OverlappedWrites.Write(named, null, entry));
-        if (creates.inFlight() >= WINDOW) {
-            answered();
-        }
+        creates.send(new OverlappedWrites.Write(named, null, LedgerEntry.staged(batch, clock.now(), object)));
+        refused(creates.await());
+        payloads.put(object, new ByteArrayInputStream(payload), maxBytes);
     }
 
-    /** Waits for the creates in flight; the first refused refuses the batch, naming its line. */
-    private void answered() throws IOException {
-        for (OverlappedWrites.Outcome done : creates.await()) {
+    /** Takes in answered creates; the first refused refuses the batch, naming its line. */
+    private void refused(List<OverlappedWrites.Outcome> answered) throws IOException {
+        for (OverlappedWrites.Outcome done : answered) {
             if (done.landed().isEmpty()) {
-                int line = staged.get(created.size()).line();
-                throw new ItemStore.DuplicateItemException(done.write().id(), line);
+                throw new ItemStore.DuplicateItemException(done.write().id(), staged.get(created.size()).line());
             }
             created.add(done.landed().get());
         }
+    }
+
+    @Override
+    public void refusedSoFar() throws IOException {
+        refused(creates.await());
     }
 
     @Override
@@ -120,11 +134,16 @@ final class JetStreamStagedBatch implements StagedBatch {
         if (staged.isEmpty()) {
             throw new IllegalArgumentException("the batch holds no items");
         }
-        answered();
+        refused(creates.await());
+        if (clock.monotonicNanos() - startedNanos > staleAfter.toNanos()) {
+            throw new ItemStore.SpoolUnavailableException("the batch took longer than " + staleAfter + " to stage "
+                    + "(half of leasehold.spool.tmp-max-age, past which housekeeping may take it for a dead "
+                    + "one's); nothing was kept: send it again", null);
+        }
         List<String> ids = staged.stream().map(Line::id).toList();
         BatchMarkers.write(ledger, batch, ids);
         finished = true; // past the marker the batch ends whole: the rest is roll-forward
-        BatchMarkers.rollForward(ledger, batch, ids, created, arrivals);
+        BatchMarkers.rollForward(ledger, batch, ids, created, arrivals, WINDOW);
         return ids;
     }
 

@@ -50,6 +50,8 @@ final class Ledger {
     private final String bucket;
     private final KeyValue kv;
     private final JetStream js;
+    /** Written to under its own subjects: not a mirror, no sources (see {@link #subject}). */
+    private final boolean plain;
     private volatile Writes writes = Writes.NONE;
     private LedgerMirror mirror;
     /** How long a listing waits for the first whole picture (the watch's initial values) before the store counts as unreachable. */
@@ -67,6 +69,9 @@ final class Ledger {
                 return connection.keyValue(bucket);
             });
             this.js = connection.jetStream();
+            KeyValueConfiguration made = NatsCalls.guarded("looking at the ledger " + bucket,
+                    () -> kv.getStatus().getConfiguration());
+            this.plain = made.getMirror() == null && made.getSources().isEmpty();
         } catch (JetStreamApiException e) {
             throw new IOException("the ledger bucket " + bucket + " could not be made: " + e.getMessage(), e);
         }
@@ -146,6 +151,14 @@ final class Ledger {
 
     JetStream jetStream() {
         return js;
+    }
+
+    /**
+     * Whether writes may be sent to {@link #subject} directly: a bucket made as a mirror is written
+     * through its origin, which only the client's own calls know how to reach.
+     */
+    boolean plain() {
+        return plain;
     }
 
     /** A write of this instance's answered outside {@link #created} and {@link #move} ({@link OverlappedWrites}). */

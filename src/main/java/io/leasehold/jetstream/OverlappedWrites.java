@@ -45,7 +45,8 @@ final class OverlappedWrites {
     private final List<CompletableFuture<PublishAck>> answers = new ArrayList<>();
 
     OverlappedWrites(Ledger ledger) {
-        this(ledger, (subject, data, expect) -> ledger.jetStream().publishAsync(subject, data, expect));
+        this(ledger, (subject, data, expect) -> ledger.plain() ? ledger.jetStream().publishAsync(subject, data, expect)
+                : CompletableFuture.failedFuture(new IllegalStateException("a mirrored bucket: one at a time")));
     }
 
     OverlappedWrites(Ledger ledger, Sender sender) {
@@ -92,6 +93,20 @@ final class OverlappedWrites {
         clear();
         if (failed != null) {
             throw failed;
+        }
+        return out;
+    }
+
+    /** The writes sent so far whose answers have come, from the first on, decided; none waited for. */
+    List<Outcome> awaitAnswered() throws IOException {
+        int answered = 0;
+        while (answered < answers.size() && answers.get(answered).isDone()) {
+            answered++;
+        }
+        List<Outcome> out = new ArrayList<>(answered);
+        for (int i = 0; i < answered; i++) {
+            Write write = sent.remove(0);
+            out.add(new Outcome(write, decided(write, answers.remove(0))));
         }
         return out;
     }

@@ -20,6 +20,14 @@ public interface StagedBatch extends AutoCloseable {
     /** The line is read whole: its item is {@code id} (null: one is made). */
     void item(int line, String id) throws IOException;
 
+    /**
+     * Throws the refusal of an earlier line ({@link ItemStore.DuplicateItemException} naming its line), if
+     * there is one, after waiting for what the store has not answered yet. Called before a later line's
+     * own refusal is answered, so the first refused line is the one named, however late the store hears.
+     */
+    default void refusedSoFar() throws IOException {
+    }
+
     /** Makes the batch durable and claimable, all of it; returns the ids in line order. */
     List<String> commit() throws IOException;
 

@@ -50,6 +50,17 @@ class ConfigCheckTest {
     }
 
     @Test
+    void aTmpMaxAgeShorterThanTwiceTheUploadTimeoutIsRefusedNamingBoth() {
+        ConfigCheck.InvalidConfigException refused = assertThrows(ConfigCheck.InvalidConfigException.class,
+                () -> ConfigCheck.require(config(Map.of("leasehold.spool.tmp-max-age", "2m",
+                        "leasehold.item.upload-timeout", "90s"))));
+        assertTrue(refused.getMessage().contains("leasehold.spool.tmp-max-age must be at least twice "
+                + "leasehold.item.upload-timeout (PT1M30S), got PT2M"), refused.getMessage());
+        assertDoesNotThrow(() -> ConfigCheck.require(config(Map.of("leasehold.spool.tmp-max-age", "3m",
+                "leasehold.item.upload-timeout", "90s"))));
+    }
+
+    @Test
     void execWithACommandPasses() {
         assertDoesNotThrow(() -> ConfigCheck.require(config(Map.of("leasehold.handler", "exec",
                 "leasehold.handler.exec.command", "cat > /dev/null"))));

@@ -10,6 +10,8 @@ import java.time.Duration;
 /** One instance's JetStream adapters on a connection of their own (reconnecting), for tests. */
 final class InstanceRig implements AutoCloseable {
 
+    /** The default {@code leasehold.spool.tmp-max-age}. */
+    static final Duration TMP_MAX_AGE = Duration.ofHours(1);
     static final LeaseTerms TERMS = new LeaseTerms(Duration.ofSeconds(120), 3, Duration.ofSeconds(10));
 
     final Connection connection;
@@ -24,7 +26,7 @@ final class InstanceRig implements AutoCloseable {
         this.ledger = new Ledger(connection, bucket, 1);
         this.payloads = new Payloads(connection, bucket + "-payloads", 1, maxBytes);
         this.spool = new JetStreamSpool(ledger, payloads, clock, instance);
-        this.store = new JetStreamItemStore(ledger, payloads, spool, TERMS, clock);
+        this.store = new JetStreamItemStore(ledger, payloads, spool, TERMS, clock, TMP_MAX_AGE);
     }
 
     /** The ledger {@code bucket} (and its payload bucket) on the server at {@code url}, made when missing. */

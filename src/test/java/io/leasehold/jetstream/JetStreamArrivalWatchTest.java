@@ -44,7 +44,7 @@ class JetStreamArrivalWatchTest {
         Payloads payloads = new Payloads(enqueuer, bucket + "-payloads", 1, 1024);
         spool = new JetStreamSpool(ledger, payloads, clock, "a");
         store = new JetStreamItemStore(ledger, payloads, spool, new LeaseTerms(Duration.ofSeconds(120), 3,
-                Duration.ofSeconds(10)), clock);
+                Duration.ofSeconds(10)), clock, InstanceRig.TMP_MAX_AGE);
         watch = new JetStreamArrivalWatch(new Ledger(watcher, bucket, 1)); // another instance's watch
         assertTrue(watch.start(rung::add, () -> { }));
     }

@@ -38,7 +38,7 @@ class JetStreamItemStoreContractTest extends ItemStoreContract {
         JetStreamSpool jetStreamSpool = new JetStreamSpool(ledger, payloads, clock, "a");
         spool = jetStreamSpool;
         store = new JetStreamItemStore(ledger, payloads, jetStreamSpool,
-                new LeaseTerms(Duration.ofSeconds(120), 3, Duration.ofSeconds(10)), clock);
+                new LeaseTerms(Duration.ofSeconds(120), 3, Duration.ofSeconds(10)), clock, InstanceRig.TMP_MAX_AGE);
     }
 
     @AfterEach

@@ -47,7 +47,7 @@ class JetStreamSpoolContractTest extends SpoolContract {
         Ledger ledger = new Ledger(first, bucket, 1);
         Payloads payloads = new Payloads(first, bucket + "-payloads", 1, MAX);
         JetStreamSpool spool = new JetStreamSpool(ledger, payloads, clock, "a");
-        store = new JetStreamItemStore(ledger, payloads, spool, TERMS, clock);
+        store = new JetStreamItemStore(ledger, payloads, spool, TERMS, clock, InstanceRig.TMP_MAX_AGE);
         mine = spool;
         theirs = spool(second, bucket, "b");
         otherLedger = new Ledger(second, bucket, 1);
