@@ -147,11 +147,13 @@ record LedgerEntry(String state, String was, int attempt, String generation, Str
                 inline, records, freshToken());
     }
 
-    /** Settled in done: the claim's own record, if it kept a history, with {@code last} added; no other. */
+    /**
+     * Settled in done: the claim's own record, if it kept a history, with {@code last} added; no other. Its
+     * kind stays (nothing reads it again): an older build sharing the ledger reads no kind it does not know.
+     */
     LedgerEntry settledDone(Instant at, PastAttempt last) {
         AttemptRecord own = generation == null ? null : records.get(generation);
-        Map<String, AttemptRecord> kept = own == null ? Map.of()
-                : Map.of(generation, own.as(AttemptRecord.Kind.DONE).adding(last));
+        Map<String, AttemptRecord> kept = own == null ? Map.of() : Map.of(generation, own.adding(last));
         return new LedgerEntry(ItemState.DONE.label(), state, attempt, generation, holder, reading, enqueuedAt, at,
                 payload, inline, kept, freshToken());
     }
