@@ -281,20 +281,6 @@ public final class JetStreamItemStore implements ItemStore {
     }
 
     private ItemView view(String id, LedgerEntry e) {
-        ItemState state = ItemState.parse(e.state()).orElse(null);
-        if (state == null) {
-            return new ItemView(id, e.state(), null, null, null, null, e.enqueuedAt());
-        }
-        ItemView view = switch (state) {
-            case CLAIMED -> e.claimNameIfWellFormed(id)
-                    .map(claim -> ItemView.ofClaim(claim, Optional.ofNullable(e.records().get(e.generation())), terms))
-                    .orElse(new ItemView(id, e.state(), null, null, null, null, e.enqueuedAt()));
-            case FAILED -> new ItemView(id, e.state(), null, null, null,
-                    Optional.ofNullable(e.reason()).orElse("unknown (no reason was recorded)"), e.settledAt());
-            case DONE -> new ItemView(id, e.state(), null, null, null, null, e.settledAt());
-            case PENDING -> new ItemView(id, e.state(), null, null, null, null, e.enqueuedAt());
-        };
-        return view.withTimes(e.enqueuedAt(), state == ItemState.DONE || state == ItemState.FAILED ? e.settledAt()
-                : null);
+        return LedgerViews.of(id, e, terms);
     }
 }
