@@ -1,5 +1,5 @@
-// leasehold status page. Reads GET /spool, /lease and /items?state=claimed|failed every 2 s while the tab
-// is shown; POSTs retries. Every value is put in the page as text (textContent, dataset), never as HTML:
+// leasehold status page. Reads GET /spool, /lease and /items?state=claimed|scheduled|retrying|failed every
+// 2 s while the tab is shown; POSTs retries. Every value is put in the page as text (textContent, dataset), never as HTML:
 // ids and reasons are user data.
 'use strict';
 (function () {
@@ -93,10 +93,9 @@
       // holder: the instance named in the claim where the API says it (contract §8), and the claim's generation
       tr.append(el('td', 'id', item.id), el('td', null, [item.holder, item.generation].filter(Boolean).join(' · ') || '—'),
         el('td', null, item.attempt === undefined ? '—' : item.attempt));
-      if (item.state === 'retrying' && item.runAt) {
-        // Parked for a retry: nobody holds it; it is taken again from runAt.
-        const due = new Date(item.runAt).getTime() - now;
-        tr.append(el('td', null, 'retrying ' + (due > 0 ? 'in ' + duration(due) : 'now') + ' · ' + clockTime(item.runAt)));
+      if ((item.state === 'retrying' || item.state === 'scheduled') && item.runAt) {
+        // Parked, for a retry or until its scheduled time: nobody holds it; it is taken from runAt.
+        tr.append(el('td', null, item.state + ' ' + runs(item.runAt, now)));
         return tr;
       }
       const expires = item.leaseExpiresAt ? new Date(item.leaseExpiresAt).getTime() : NaN;
@@ -111,6 +110,29 @@
     shown('claims-shown', items.length, total);
   }
 
+  /** "in 5 min 0 s · <local time>", or "now · ..." once runAt has come. */
+  function runs(runAt, now) {
+    const due = new Date(runAt).getTime() - now;
+    return (due > 0 ? 'in ' + duration(due) : 'now') + ' · ' + clockTime(runAt);
+  }
+
+  /** Scheduled and retrying items together, soonest first: what runs next, and why a retry waits. */
+  function showWaiting(scheduled, retrying, now) {
+    const items = scheduled.concat(retrying).sort((a, b) => String(a.runAt).localeCompare(String(b.runAt)));
+    const rows = items.slice(0, LISTED).map((item) => {
+      const tr = el('tr');
+      tr.dataset.id = item.id;
+      tr.dataset.state = item.state;
+      tr.append(el('td', 'id', item.id), el('td', 'state', item.state), el('td', 'runs', runs(item.runAt, now)),
+        el('td', null, item.enqueuedAt ? clockTime(item.enqueuedAt) : '—'), el('td', 'reason', item.reason || '—'));
+      return tr;
+    });
+    $('waiting').tBodies[0].replaceChildren(...rows);
+    $('waiting-empty').hidden = rows.length > 0;
+    $('waiting-shown').textContent = scheduled.length >= LISTED || retrying.length >= LISTED
+      ? '(the first ' + LISTED + ' of each)' : '';
+  }
+
   function showFailed(items, total) {
     failedShown = items;
     const rows = items.map((item) => {
@@ -123,7 +145,8 @@
       button.addEventListener('click', () => retryOne(item.id));
       const action = el('td', 'action');
       action.append(button);
-      tr.append(el('td', 'id', item.id), el('td', 'reason', item.reason || '—'), action);
+      tr.append(el('td', 'id', item.id), el('td', 'reason', item.reason || '—'),
+        el('td', 'when', item.settledAt ? clockTime(item.settledAt) : '—'), action);
       return tr;
     });
     $('failed').tBodies[0].replaceChildren(...rows);
@@ -156,12 +179,14 @@
     clearTimeout(timer);
     timer = null;
     try {
-      const [spool, lease, claimed, failed] = await Promise.all([getJson('/spool'), getJson('/lease'),
-        getJson('/items?state=claimed&limit=' + LISTED), getJson('/items?state=failed&limit=' + LISTED)]);
+      const [spool, lease, claimed, failed, scheduled, retrying] = await Promise.all([getJson('/spool'),
+        getJson('/lease'), getJson('/items?state=claimed&limit=' + LISTED), getJson('/items?state=failed&limit=' + LISTED),
+        getJson('/items?state=scheduled&limit=' + LISTED), getJson('/items?state=retrying&limit=' + LISTED)]);
       const now = Date.now();
       showSpool(spool, now);
       showLease(lease);
       showClaims(claimed, spool.claimed, now);
+      showWaiting(scheduled, retrying, now);
       showFailed(failed, spool.failed);
       problem('');
       $('updated').textContent = 'updated ' + new Date(now).toLocaleTimeString();

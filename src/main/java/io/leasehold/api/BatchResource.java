@@ -10,7 +10,9 @@ import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.UriInfo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
@@ -50,7 +52,7 @@ public class BatchResource {
     @Operation(summary = "Enqueue a batch, all or nothing (NDJSON)")
     @APIResponses({
         @APIResponse(responseCode = "201", description = "every line enqueued, in line order"),
-        @APIResponse(responseCode = "400", description = "a line is not a JSON object of id and payload, or an id breaks the grammar (the line is named)"),
+        @APIResponse(responseCode = "400", description = "a line is not a JSON object of id and payload, or an id breaks the grammar (the line is named); or notBefore or delay was given (a batch is never scheduled: schedule items one by one)"),
         @APIResponse(responseCode = "408", description = "the upload broke off or outlasted leasehold.item.upload-timeout; nothing was kept"),
         @APIResponse(responseCode = "409", description = "an id is known, or appears twice (the line is named); nothing was kept"),
         @APIResponse(responseCode = "415", description = "the body is not application/x-ndjson"),
@@ -60,7 +62,12 @@ public class BatchResource {
     @POST
     @Blocking
     @Consumes(NDJSON)
-    public RestResponse<Enqueued> enqueue(InputStream body) throws IOException {
+    public RestResponse<Enqueued> enqueue(@Context UriInfo uri, InputStream body) throws IOException {
+        // Refused rather than ignored: an item sent to wait must never run at once.
+        if (uri.getQueryParameters().containsKey("notBefore") || uri.getQueryParameters().containsKey("delay")) {
+            throw new IllegalArgumentException("POST /items/batch takes no notBefore or delay: a batch is enqueued "
+                    + "to run now; schedule items one by one with POST /items?notBefore=... or ?delay=...");
+        }
         uploads.acquire();
         List<String> ids;
         try (StagedBatch batch = store.stageBatch(maxBytes)) {

@@ -7,7 +7,7 @@ import io.leasehold.spool.ItemState;
 import io.leasehold.spool.ItemView;
 import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.BulkActions;
-import io.quarkus.runtime.configuration.DurationConverter;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
@@ -30,6 +30,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponses;
 import org.jboss.resteasy.reactive.RestResponse;
@@ -63,10 +64,10 @@ public class ItemsResource {
      * The body is copied to tmp/ as it arrives and counted on the way, so an oversized body is refused
      * without being held in memory; a declared Content-Length over the limit is refused before reading.
      */
-    @Operation(summary = "Enqueue one item; the body is its payload")
+    @Operation(summary = "Enqueue one item; the body is its payload. With notBefore or delay it is not run before then")
     @APIResponses({
-        @APIResponse(responseCode = "201", description = "enqueued: durably pending; Location names the item"),
-        @APIResponse(responseCode = "400", description = "the id breaks the grammar (letters, digits, . _ -, at most 200)"),
+        @APIResponse(responseCode = "201", description = "enqueued: durably pending, or scheduled (with runAt) when notBefore or delay is in the future; Location names the item"),
+        @APIResponse(responseCode = "400", description = "the id breaks the grammar (letters, digits, . _ -, at most 128), or notBefore or delay is bad: both given, not an ISO-8601 instant, not a duration, a negative delay, or past the year 9999; nothing was written"),
         @APIResponse(responseCode = "408", description = "the upload broke off or outlasted leasehold.item.upload-timeout; nothing was kept"),
         @APIResponse(responseCode = "409", description = "the id is known (any state, or still uploading, or purged not yet)"),
         @APIResponse(responseCode = "413", description = "the body is larger than leasehold.item.max-bytes"),
@@ -75,12 +76,16 @@ public class ItemsResource {
     @POST
     @Blocking
     @Consumes(MediaType.WILDCARD)
-    public RestResponse<Created> enqueue(@QueryParam("id") String id, @HeaderParam(HttpHeaders.CONTENT_LENGTH) Long length,
-            @Context UriInfo uri, InputStream body) throws IOException {
+    public RestResponse<Created> enqueue(@QueryParam("id") String id,
+            @Parameter(description = "an ISO-8601 instant (2026-12-01T15:30:00Z, or with an offset): the item is not run before it; one in the past runs now")
+            @QueryParam("notBefore") String notBefore,
+            @Parameter(description = "a duration (PT30S, 30s, 90m, 2h, 7d): the item is not run before now plus it")
+            @QueryParam("delay") String delay,
+            @HeaderParam(HttpHeaders.CONTENT_LENGTH) Long length, @Context UriInfo uri, InputStream body)
+            throws IOException {
         // Quarkus REST hands "?id=" over as null, the same as no id at all; an empty id is still a bad id.
-        if (id == null && uri.getQueryParameters().containsKey("id")) {
-            id = "";
-        }
+        id = given(uri, "id", id);
+        Instant runAt = QueryTimes.runAt(given(uri, "notBefore", notBefore), given(uri, "delay", delay), clock.now());
         String itemId = id == null ? store.newId() : ItemId.require(id);
         if (length != null && length > maxBytes) {
             throw new ItemStore.PayloadTooLargeException(maxBytes);
@@ -90,21 +95,31 @@ public class ItemsResource {
         try {
             InputStream bounded = new BoundedUpload(body == null ? InputStream.nullInputStream() : body, clock,
                     uploadTimeout);
-            created = store.enqueue(itemId, bounded, maxBytes);
+            created = store.enqueue(itemId, bounded, maxBytes, runAt);
         } finally {
             uploads.release();
         }
         // Typed, so that Quarkus sees the body's type and keeps it for a native image.
         return RestResponse.ResponseBuilder.<Created>created(URI.create("/items/" + itemId))
-                .entity(new Created(created.id(), created.state())).build();
+                .entity(new Created(created.id(), created.state(), created.runAt())).build();
     }
 
-    record Created(String id, String state) {
+    /** "?name=" arrives as null, like no value at all: it is an empty value, which each parameter refuses. */
+    private static String given(UriInfo uri, String name, String value) {
+        return value == null && uri.getQueryParameters().containsKey(name) ? "" : value;
+    }
+
+    /** @param runAt when a scheduled item may first run; absent for a pending one */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record Created(String id, String state, Instant runAt) {
+        Created(String id, String state) {
+            this(id, state, null);
+        }
     }
 
     @Operation(summary = "One item")
     @APIResponses({
-        @APIResponse(responseCode = "200", description = "the item, its state and when it entered it"),
+        @APIResponse(responseCode = "200", description = "the item: its state, its times (enqueuedAt, settledAt, runAt), the holder of its claim and the history of its latest attempts"),
         @APIResponse(responseCode = "400", description = "the id breaks the grammar"),
         @APIResponse(responseCode = "404", description = "no such item (never enqueued, or purged)")
     })
@@ -119,14 +134,18 @@ public class ItemsResource {
     @Operation(summary = "Items in one state")
     @APIResponses({
         @APIResponse(responseCode = "200", description = "up to limit items in that state, oldest first"),
-        @APIResponse(responseCode = "400", description = "state is not pending, claimed, done or failed, or limit is not 1 to 10000")
+        @APIResponse(responseCode = "400", description = "state is not pending, claimed, scheduled, retrying, done or failed, or limit is not 1 to 10000")
     })
     @GET
-    public Uni<List<ItemView>> list(@QueryParam("state") String state, @QueryParam("limit") String limit) {
-        ItemState wanted = ItemState.parse(state == null ? "pending" : state).orElseThrow(
-                () -> new IllegalArgumentException("state must be pending, claimed, done or failed"));
+    public Uni<List<ItemView>> list(
+            @Parameter(description = "pending (the default), claimed (with the scheduled and retrying ones), scheduled, retrying (both soonest runAt first), done or failed")
+            @QueryParam("state") String state, @QueryParam("limit") String limit) {
+        String asked = state == null ? "pending" : state;
+        boolean parked = asked.equals(ItemView.SCHEDULED) || asked.equals(ItemView.RETRYING);
+        ItemState wanted = parked ? ItemState.CLAIMED : ItemState.parse(asked).orElseThrow(
+                () -> new IllegalArgumentException("state must be pending, claimed, scheduled, retrying, done or failed"));
         int n = limit == null ? DEFAULT_LIMIT : parseLimit(limit);
-        return OnWorkers.io(() -> store.list(wanted, n));
+        return OnWorkers.io(() -> parked ? store.listParked(asked, n) : store.list(wanted, n));
     }
 
     /** Parsed here, not by JAX-RS, which answers an unparsable query parameter with 404. */
@@ -144,12 +163,12 @@ public class ItemsResource {
         return n;
     }
 
-    @Operation(summary = "Cancel a pending item")
+    @Operation(summary = "Cancel a pending or scheduled item")
     @APIResponses({
         @APIResponse(responseCode = "200", description = "cancelled: the item is in failed with the reason cancelled"),
         @APIResponse(responseCode = "400", description = "the id breaks the grammar"),
         @APIResponse(responseCode = "404", description = "no such item"),
-        @APIResponse(responseCode = "409", description = "the item is not pending"),
+        @APIResponse(responseCode = "409", description = "the item is neither pending nor scheduled (claimed, retrying, settled)"),
         @APIResponse(responseCode = "507", description = "the spool's filesystem is full: the cancel's record could not be written, the item stays pending")
     })
     @DELETE
@@ -202,33 +221,17 @@ public class ItemsResource {
     @DELETE
     public Uni<Purged> purgeAll(@QueryParam("state") String state, @QueryParam("olderThan") String olderThan,
             @Context UriInfo uri) {
-        if (olderThan == null && uri.getQueryParameters().containsKey("olderThan")) {
-            olderThan = ""; // "?olderThan=" arrives as null, like no olderThan at all: it is still a bad duration
-        }
+        olderThan = given(uri, "olderThan", olderThan);
         ItemState settled = ItemState.parse(state == null ? "" : state)
                 .filter(s -> s == ItemState.DONE || s == ItemState.FAILED)
                 .orElseThrow(() -> new IllegalArgumentException("state must be done or failed (only settled items are "
                         + "purged), got " + shown(state)));
-        Instant before = olderThan == null ? null : clock.now().minus(parseAge(olderThan));
+        Instant before = olderThan == null ? null : clock.now().minus(QueryTimes.duration("olderThan", olderThan));
         return Uni.createFrom().completionStage(() -> bulk.purge(settled, before, BulkActions.Slice.WHOLE))
                 .map(outcome -> new Purged(outcome.moved()));
     }
 
     record Purged(long purged) {
-    }
-
-    private static Duration parseAge(String olderThan) {
-        Duration age;
-        try {
-            age = DurationConverter.parseDuration(olderThan.trim());
-        } catch (RuntimeException e) {
-            age = null;
-        }
-        if (age == null || age.isNegative()) {
-            throw new IllegalArgumentException("olderThan must be a duration such as 30s, 12h or 7d, got '"
-                    + ItemId.printable(olderThan) + "'");
-        }
-        return age;
     }
 
     private static String shown(String value) {

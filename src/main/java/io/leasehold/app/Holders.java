@@ -1,6 +1,7 @@
 package io.leasehold.app;
 
 import io.leasehold.core.Clock;
+import io.leasehold.core.HolderTag;
 import io.leasehold.core.Reading;
 import io.leasehold.lease.Holder;
 import java.net.InetAddress;
@@ -23,6 +24,11 @@ public final class Holders {
                 + Reading.format(clock.now());
         String build = Holders.class.getPackage().getImplementationVersion();
         return new Holder(instance, host, build == null ? "dev" : build);
+    }
+
+    /** This process in the nonces of its claims: its host and pid, short (see {@link HolderTag}). */
+    public static HolderTag tag() {
+        return HolderTag.of(hostName(), ProcessHandle.current().pid());
     }
 
     private static String hostName() {

@@ -75,7 +75,7 @@ public class SpoolWiring {
     @Typed(PosixSpool.class)
     PosixSpool posixSpool(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock, LeaseholdConfig config) {
         // The same bound as the API's: a payload dropped in by another program is never read past it.
-        return new PosixSpool(layout, anomalies, clock, config.item().maxBytes().asLongValue());
+        return new PosixSpool(layout, anomalies, clock, config.item().maxBytes().asLongValue(), Holders.tag());
     }
 
     /** fsync(2) of a folder; a test profile may record the syncs around it. */
@@ -107,7 +107,8 @@ public class SpoolWiring {
         NatsBus bus = NatsConnector.connect(settings);
         LeaseholdConfig.JetStreamSpoolConfig js = config.spool().jetstream();
         return JetStreamBackend.open(bus.connection(), settings.safeUrls(), js.bucket(), js.replicas(),
-                config.item().maxBytes().asLongValue(), config.spool().tmpMaxAge(), clock, terms, instance);
+                config.item().maxBytes().asLongValue(), config.spool().tmpMaxAge(), clock, terms, instance,
+                Holders.tag());
     }
 
     void closeJetStream(@Disposes JetStreamBackend backend) throws InterruptedException {

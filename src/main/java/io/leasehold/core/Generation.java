@@ -17,7 +17,7 @@ public record Generation(int attempt, String nonce) {
     private static final Pattern NONCE = Pattern.compile("[a-z0-9]{1,32}");
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final char[] ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz".toCharArray();
-    private static final int NONCE_LENGTH = 10;
+    private static final int NONCE_LENGTH = HolderTag.RANDOM_LENGTH;
 
     public Generation {
         if (attempt < 1) {
@@ -29,17 +29,32 @@ public record Generation(int attempt, String nonce) {
     }
 
     public static Generation first() {
-        return new Generation(1, freshNonce());
+        return at(1, HolderTag.NONE);
     }
 
     /** A new claim that goes on at {@code attempt}: an item handed back keeps its count, so max-attempts holds. */
     public static Generation at(int attempt) {
-        return new Generation(attempt, freshNonce());
+        return at(attempt, HolderTag.NONE);
+    }
+
+    /** As {@link #at(int)}, made by the holder {@code by}, which its nonce names. */
+    public static Generation at(int attempt, HolderTag by) {
+        return new Generation(attempt, by.text() + freshNonce());
     }
 
     /** The generation of the claim that takes this one over. */
     public Generation next() {
-        return new Generation(attempt + 1, freshNonce());
+        return next(HolderTag.NONE);
+    }
+
+    /** As {@link #next()}, taken by the holder {@code by}. */
+    public Generation next(HolderTag by) {
+        return at(attempt + 1, by);
+    }
+
+    /** The holder whose tag the nonce carries; empty for a nonce of an older build (or a tool's). */
+    public Optional<String> holder() {
+        return HolderTag.inNonce(nonce);
     }
 
     public static Optional<Generation> parse(String text) {

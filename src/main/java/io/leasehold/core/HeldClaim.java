@@ -1,5 +1,6 @@
 package io.leasehold.core;
 
+import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -23,6 +24,9 @@ public final class HeldClaim {
     private volatile ClaimName current;
     private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
     private final AtomicReference<Runnable> onLost = new AtomicReference<>();
+    /** When the work on it began and under which epoch (null before the look), for the item's history. */
+    private volatile Instant startedAt;
+    private volatile Long epoch;
 
     public HeldClaim(ClaimName taken) {
         this.id = taken.id();
@@ -40,6 +44,20 @@ public final class HeldClaim {
 
     public int attempt() {
         return generation.attempt();
+    }
+
+    /** The work on the claim began at {@code at}; {@code underEpoch} is null when no handler was called. */
+    public void began(Instant at, Long underEpoch) {
+        startedAt = at;
+        epoch = underEpoch;
+    }
+
+    public Instant startedAt() {
+        return startedAt;
+    }
+
+    public Long epoch() {
+        return epoch;
     }
 
     /** The name the renewal last wrote (it may be mid-rename to a newer one). */

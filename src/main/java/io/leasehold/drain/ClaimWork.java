@@ -13,6 +13,7 @@ import io.leasehold.spool.UnfitFileException;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -98,7 +99,9 @@ final class ClaimWork {
                 return; // cancelled before it started
             }
             try {
+                Instant began = clock.now();
                 Look look = look(claim);
+                claim.began(began, look.payload() == null ? null : look.epoch());
                 if (look.junk()) {
                     finish(leftAlone(claim));
                 } else if (look.refused() != null) {

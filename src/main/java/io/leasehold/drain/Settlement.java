@@ -8,6 +8,7 @@ import io.leasehold.core.Outcome;
 import io.leasehold.core.Sightings;
 import io.leasehold.spool.AttemptRecord;
 import io.leasehold.spool.ItemState;
+import io.leasehold.spool.PastAttempt;
 import io.leasehold.spool.Spool;
 import java.io.IOException;
 import java.time.Instant;
@@ -63,13 +64,15 @@ final class Settlement {
         }
         String where;
         if (outcome instanceof Outcome.Done) {
-            where = move(claim, name -> spool.settle(name, ItemState.DONE)) ? "done" : "lost";
+            PastAttempt attempt = ended(claim, outcome, null);
+            where = move(claim, name -> spool.settleDone(name, attempt)) ? "done" : "lost";
         } else if (outcome instanceof Outcome.Stale stale) {
-            where = refused(claim, stale.reason());
+            where = refused(claim, stale.reason(), ended(claim, outcome, stale.reason()));
         } else if (outcome instanceof Outcome.Failed failed) {
-            where = fail(claim, failed.reason());
+            where = fail(claim, failed.reason(), ended(claim, outcome, failed.reason()));
         } else {
-            where = retry(claim, ((Outcome.Retry) outcome).reason());
+            String reason = ((Outcome.Retry) outcome).reason();
+            where = retry(claim, reason, ended(claim, outcome, reason));
         }
         if (where.equals("lost")) {
             LOG.warnf("claim %s was taken over before it could be settled; settled nothing", claim.current());
@@ -80,9 +83,15 @@ final class Settlement {
         return where;
     }
 
-    private String fail(HeldClaim claim, String reason) throws IOException {
+    /** The attempt that just ended, as the item's history keeps it. */
+    private PastAttempt ended(HeldClaim claim, Outcome outcome, String reason) {
+        return new PastAttempt(claim.attempt(), claim.generation().holder().orElse(null), claim.epoch(),
+                claim.startedAt(), clock.now(), outcome.label(), reason);
+    }
+
+    private String fail(HeldClaim claim, String reason, PastAttempt attempt) throws IOException {
         // Recorded first: a holder that stops right here leaves a verdict its taker carries out.
-        recordReason(claim, AttemptRecord.Kind.FAILED, reason);
+        recordReason(claim, AttemptRecord.Kind.FAILED, reason, attempt);
         if (!move(claim, name -> spool.settle(name, ItemState.FAILED))) {
             return "lost";
         }
@@ -115,25 +124,25 @@ final class Settlement {
     }
 
     /** A receiver refused the epoch as stale: an attempt like any other, counted towards max-attempts. */
-    private String refused(HeldClaim claim, String detail) throws IOException {
+    private String refused(HeldClaim claim, String detail, PastAttempt attempt) throws IOException {
         int refusals = StaleRefusals.before(spool.record(claim.id(), claim.generation())) + 1;
         if (claim.attempt() >= settings.maxAttempts()) {
-            return fail(claim, StaleRefusals.gaveUp(refusals, claim.attempt(), detail));
+            return fail(claim, StaleRefusals.gaveUp(refusals, claim.attempt(), detail), attempt);
         }
-        return park(claim, StaleRefusals.parked(refusals, detail));
+        return park(claim, StaleRefusals.parked(refusals, detail), attempt);
     }
 
-    private String retry(HeldClaim claim, String reason) throws IOException {
+    private String retry(HeldClaim claim, String reason, PastAttempt attempt) throws IOException {
         if (claim.attempt() >= settings.maxAttempts()) {
-            return fail(claim, "gave up after " + claim.attempt() + " attempts; last: " + reason);
+            return fail(claim, "gave up after " + claim.attempt() + " attempts; last: " + reason, attempt);
         }
-        return park(claim, reason);
+        return park(claim, reason, attempt);
     }
 
-    private String park(HeldClaim claim, String reason) throws IOException {
+    private String park(HeldClaim claim, String reason, PastAttempt attempt) throws IOException {
         Instant retryAt = clock.now().plus(settings.backoff().after(claim.attempt(), random));
         Instant parkedReading = terms.readingTakeableAt(retryAt);
-        recordReason(claim, AttemptRecord.Kind.RETRY, reason);
+        recordReason(claim, AttemptRecord.Kind.RETRY, reason, attempt);
         // Parked: the claim looks abandoned from retryAt on, and whoever takes it counts the attempt.
         boolean parked = move(claim, name -> spool.rename(name, name.renewedAt(parkedReading)));
         if (parked) {
@@ -145,15 +154,17 @@ final class Settlement {
     }
 
     /**
-     * Writes this claim's own record, and only while the claim is still this holder's: a late holder
-     * writes nothing, and could only ever write its own generation's record, which nobody reads.
+     * Writes this claim's own record, with the history it carried and this attempt added, and only while
+     * the claim is still this holder's: a late holder writes nothing, and could only ever write its own
+     * generation's record, which nobody reads.
      */
-    private void recordReason(HeldClaim claim, AttemptRecord.Kind kind, String reason) throws IOException {
+    private void recordReason(HeldClaim claim, AttemptRecord.Kind kind, String reason, PastAttempt attempt)
+            throws IOException {
         if (spool.find(claim.id(), claim.generation()).isEmpty()) {
             return;
         }
-        int abandoned = spool.record(claim.id(), claim.generation()).map(AttemptRecord::abandoned).orElse(0);
-        spool.writeRecord(claim.id(), claim.generation(), new AttemptRecord(kind, abandoned, reason));
+        AttemptRecord own = spool.record(claim.id(), claim.generation()).orElse(AttemptRecord.note(0, ""));
+        spool.writeRecord(claim.id(), claim.generation(), own.then(kind, reason).adding(attempt));
     }
 
     /** Applies {@code move} to the claim's file under its current name, whatever the renewal did to it. */

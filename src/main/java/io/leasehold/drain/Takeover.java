@@ -8,9 +8,12 @@ import io.leasehold.core.Sightings;
 import io.leasehold.core.TakeoverRule;
 import io.leasehold.spool.AttemptRecord;
 import io.leasehold.spool.ItemState;
+import io.leasehold.spool.PastAttempt;
 import io.leasehold.spool.Spool;
 import java.io.IOException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.jboss.logging.Logger;
 
@@ -62,7 +65,8 @@ final class Takeover {
             // knows, and nobody takes it over again and again.
             return Optional.empty();
         }
-        Generation next = seen.generation().next();
+        Generation next = firstRunOfSchedule(seen) ? Generation.at(seen.generation().attempt(), spool.holderTag())
+                : seen.generation().next(spool.holderTag());
         ClaimName taken = new ClaimName(seen.id(), next, now);
         if (!spool.rename(seen, taken)) {
             return Optional.empty(); // renewed by its holder, or another instance was first
@@ -80,6 +84,16 @@ final class Takeover {
         }
     }
 
+    /**
+     * A claim its enqueue parked until its scheduled time: its taker makes the first attempt, at the same
+     * attempt number. Its record is written before the claim exists and never again, so this look
+     * before the rename cannot be overtaken by its holder (it has none).
+     */
+    private boolean firstRunOfSchedule(ClaimName seen) throws IOException {
+        return spool.record(seen.id(), seen.generation()).map(AttemptRecord::kind)
+                .filter(k -> k == AttemptRecord.Kind.SCHEDULED).isPresent();
+    }
+
     private Optional<ClaimName> afterRename(ClaimName seen, ClaimName taken, Generation next) throws IOException {
         // The record of the claim taken over says what its holder did last; the taker writes its own.
         Optional<AttemptRecord> prior = spool.record(seen.id(), seen.generation());
@@ -88,21 +102,28 @@ final class Takeover {
             finishVerdict(seen, taken, prior.get());
             return Optional.empty();
         }
-        boolean parkedForRetry = did == AttemptRecord.Kind.RETRY;
+        // Parked for a retry, or until its scheduled time: nobody abandoned it.
+        boolean parkedForRetry = did == AttemptRecord.Kind.RETRY || did == AttemptRecord.Kind.SCHEDULED;
         int abandoned = prior.map(AttemptRecord::abandoned).orElse(0) + (parkedForRetry ? 0 : 1);
+        List<PastAttempt> history = AttemptRecord.historyOf(prior);
+        if (!parkedForRetry) {
+            history = new ArrayList<>(history);
+            history.add(new PastAttempt(seen.generation().attempt(), seen.generation().holder().orElse(null), null,
+                    null, null, "abandoned", "its holder stopped renewing the claim; taken over at " + clock.now()));
+        }
         if (next.attempt() > settings.maxAttempts()) {
-            giveUp(seen, taken, prior, parkedForRetry, abandoned);
+            giveUp(seen, taken, prior, parkedForRetry, abandoned, history);
             return Optional.empty();
         }
         if (!parkedForRetry) {
             LOG.warnf("took over %s: its holder stopped renewing it (attempt %d of %d)", seen, next.attempt(),
                     settings.maxAttempts());
-            spool.writeRecord(seen.id(), next, AttemptRecord.note(abandoned,
-                    "attempt " + seen.generation().attempt() + " was abandoned by its holder"));
+            spool.writeRecord(seen.id(), next, new AttemptRecord(AttemptRecord.Kind.NOTE, abandoned,
+                    "attempt " + seen.generation().attempt() + " was abandoned by its holder", history));
         } else {
-            // Carried over: the abandoned count, and the reason it was parked with (StaleRefusals counts
-            // refusals in a row from it).
-            spool.writeRecord(seen.id(), next, AttemptRecord.note(abandoned, prior.get().text()));
+            // Carried over: the abandoned count, the history, and the reason it was parked with
+            // (StaleRefusals counts refusals in a row from it).
+            spool.writeRecord(seen.id(), next, prior.get().as(AttemptRecord.Kind.NOTE));
         }
         spool.dropEarlierRecords(taken);
         events.tookOver(seen.id(), next.attempt());
@@ -120,7 +141,7 @@ final class Takeover {
     }
 
     private void giveUp(ClaimName seen, ClaimName taken, Optional<AttemptRecord> prior, boolean parkedForRetry,
-            int abandoned) throws IOException {
+            int abandoned, List<PastAttempt> history) throws IOException {
         int attempts = seen.generation().attempt();
         String text;
         if (parkedForRetry) {
@@ -132,7 +153,7 @@ final class Takeover {
                     + attempts + " was abandoned by its holder";
         }
         spool.writeRecord(taken.id(), taken.generation(),
-                new AttemptRecord(AttemptRecord.Kind.FAILED, abandoned, text));
+                new AttemptRecord(AttemptRecord.Kind.FAILED, abandoned, text, history));
         if (spool.settle(taken, ItemState.FAILED)) {
             LOG.warnf("item %s failed for good after %s: %s", seen.id(), Settlement.attempts(attempts), text);
             events.settled(seen.id(), "failed");

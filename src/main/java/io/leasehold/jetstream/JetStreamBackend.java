@@ -1,6 +1,7 @@
 package io.leasehold.jetstream;
 
 import io.leasehold.core.Clock;
+import io.leasehold.core.HolderTag;
 import io.leasehold.core.LeaseTerms;
 import io.leasehold.spool.ArrivalWatch;
 import io.leasehold.spool.ItemStore;
@@ -30,13 +31,14 @@ public final class JetStreamBackend implements AutoCloseable {
 
     /**
      * Makes the ledger and payload buckets when missing ({@code replicas} copies each) and the adapters
-     * on them; {@code instance} names this process as a claim's holder. The connection is the backend's.
+     * on them; {@code instance} names this process as a claim's holder, {@code tag} in its claims' nonces. The connection is the backend's.
      */
     public static JetStreamBackend open(Connection connection, String servers, String bucket, int replicas,
-            long maxBytes, Duration tmpMaxAge, Clock clock, LeaseTerms terms, String instance) throws IOException {
+            long maxBytes, Duration tmpMaxAge, Clock clock, LeaseTerms terms, String instance, HolderTag tag)
+            throws IOException {
         Ledger ledger = new Ledger(connection, bucket, replicas);
         Payloads payloads = new Payloads(connection, bucket + "-payloads", replicas, maxBytes);
-        JetStreamSpool spool = new JetStreamSpool(ledger, payloads, clock, instance);
+        JetStreamSpool spool = new JetStreamSpool(ledger, payloads, clock, instance, tag);
         JetStreamItemStore store = new JetStreamItemStore(ledger, payloads, spool, terms, clock, tmpMaxAge);
         return new JetStreamBackend(connection, ledger, spool, store,
                 new JetStreamUpkeep(connection, ledger, store, new OrphanPayloads(ledger, payloads), servers));

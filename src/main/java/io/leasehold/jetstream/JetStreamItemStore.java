@@ -2,6 +2,8 @@ package io.leasehold.jetstream;
 
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Clock;
+import io.leasehold.core.Generation;
+import io.leasehold.core.Schedule;
 import io.leasehold.core.ItemId;
 import io.leasehold.core.LeaseTerms;
 import io.leasehold.spool.AttemptRecord;
@@ -67,8 +69,9 @@ public final class JetStreamItemStore implements ItemStore {
      * marker.
      */
     @Override
-    public ItemView enqueue(String id, InputStream payload, long maxBytes) throws IOException {
+    public ItemView enqueue(String id, InputStream payload, long maxBytes, Instant runAt) throws IOException {
         ItemId.require(id);
+        Optional<ClaimName> parked = Schedule.parkedClaim(id, runAt, clock.now(), terms);
         String name = Payloads.freshName(id);
         Instant now = clock.now();
         LedgerEntry reserved = LedgerEntry.staged("enqueue-" + name, now, name);
@@ -90,6 +93,7 @@ public final class JetStreamItemStore implements ItemStore {
         LedgerEntry next;
         try {
             next = withPayload(reserved, head, payload, maxBytes);
+            next = parked.isPresent() ? next.scheduledAs(parked.get()) : next;
         } catch (IOException | RuntimeException e) {
             withdraw(id, mine, name);
             throw e;
@@ -99,6 +103,10 @@ public final class JetStreamItemStore implements ItemStore {
             payloads.delete(next.payload());
             throw new IOException("the reservation of " + id + " was removed while its payload uploaded; nothing "
                     + "was enqueued: send it again");
+        }
+        if (parked.isPresent()) {
+            return ItemView.ofClaim(parked.get(), Optional.of(next.records().get(parked.get().generation().toString())),
+                    terms);
         }
         arrivals.accept(id);
         return new ItemView(id, ItemState.PENDING.label(), null, null, null, null, now);
@@ -147,13 +155,25 @@ public final class JetStreamItemStore implements ItemStore {
     public Optional<ItemView> lookup(String id) throws IOException {
         ItemId.require(id);
         // A staged item (a batch not committed yet) is nobody's to see: its id is only known.
-        return ledger.read(id).filter(seen -> !seen.entry().staged()).map(seen -> view(id, seen.entry()));
+        return ledger.read(id).filter(seen -> !seen.entry().staged()).map(seen -> view(id, seen.entry())
+                .withHistory(AttemptRecord.historyOf(seen.entry().latestRecord())));
     }
 
     @Override
     public List<ItemView> list(ItemState state, int limit) throws IOException {
         List<ItemView> out = new ArrayList<>();
         for (MirrorCopy.Glimpse item : ledger.mirror().copy().inState(state.label(), limit, g -> true)) {
+            out.add(view(item.id(), item.entry()));
+        }
+        return out;
+    }
+
+    /** From the picture's claims, soonest run first (a parked claim's reading orders as its runAt does). */
+    @Override
+    public List<ItemView> listParked(String shownAs, int limit) throws IOException {
+        List<ItemView> out = new ArrayList<>();
+        for (MirrorCopy.Glimpse item : ledger.mirror().copy().inState(LedgerEntry.CLAIMED, limit,
+                g -> shownAs.equals(view(g.id(), g.entry()).state()))) {
             out.add(view(item.id(), item.entry()));
         }
         return out;
@@ -184,18 +204,42 @@ public final class JetStreamItemStore implements ItemStore {
         this.arrivals = arrivals;
     }
 
-    /** A claim of its own records "cancelled" as its verdict and settles the item in failed. */
+    /**
+     * A claim of its own records "cancelled" as its verdict and settles the item in failed: a pending
+     * item's claim, or a scheduled one's, taken from its parked claim by one compare-and-set (which a
+     * drain taking it at its runAt would win or lose alike).
+     */
     @Override
     public ItemView cancel(String id) throws IOException {
         Optional<ClaimName> mine = spool.claim(ItemId.require(id), clock.now());
         if (mine.isEmpty()) {
+            mine = takeScheduled(id);
+        }
+        if (mine.isEmpty()) {
             throw refusal(id, ItemState.PENDING);
         }
-        spool.writeRecord(id, mine.get().generation(), new AttemptRecord(AttemptRecord.Kind.FAILED, 0, "cancelled"));
+        AttemptRecord own = spool.record(id, mine.get().generation()).orElse(AttemptRecord.note(0, ""));
+        spool.writeRecord(id, mine.get().generation(), own.then(AttemptRecord.Kind.FAILED, "cancelled"));
         if (!spool.settle(mine.get(), ItemState.FAILED)) {
             throw new IOException("the cancel's own claim " + mine.get() + " was taken before it could be settled");
         }
         return lookup(id).orElseThrow(() -> new NoSuchItemException(id));
+    }
+
+    private Optional<ClaimName> takeScheduled(String id) throws IOException {
+        Optional<Ledger.Seen> seen = ledger.read(id);
+        Optional<ClaimName> parked = seen.flatMap(s -> s.entry().claimNameIfWellFormed(id))
+                .filter(c -> seen.get().entry().isClaimOf(c.generation()));
+        if (parked.isEmpty() || !ItemView.SCHEDULED.equals(view(id, seen.get().entry()).state())) {
+            return Optional.empty();
+        }
+        ClaimName mine = new ClaimName(id, Generation.at(1, spool.holderTag()), clock.now());
+        if (!spool.rename(parked.get(), mine)) {
+            return Optional.empty();
+        }
+        spool.writeRecord(id, mine.generation(), spool.record(id, parked.get().generation())
+                .orElse(AttemptRecord.note(0, "")).as(AttemptRecord.Kind.NOTE));
+        return Optional.of(mine);
     }
 
     @Override
@@ -259,18 +303,6 @@ public final class JetStreamItemStore implements ItemStore {
     }
 
     private ItemView view(String id, LedgerEntry e) {
-        ItemState state = ItemState.parse(e.state()).orElse(null);
-        if (state == null) {
-            return new ItemView(id, e.state(), null, null, null, null, e.enqueuedAt());
-        }
-        return switch (state) {
-            case CLAIMED -> e.claimNameIfWellFormed(id)
-                    .map(claim -> ItemView.ofClaim(claim, Optional.ofNullable(e.records().get(e.generation())), terms))
-                    .orElse(new ItemView(id, e.state(), null, null, null, null, e.enqueuedAt()));
-            case FAILED -> new ItemView(id, e.state(), null, null, null,
-                    Optional.ofNullable(e.reason()).orElse("unknown (no reason was recorded)"), e.settledAt());
-            case DONE -> new ItemView(id, e.state(), null, null, null, null, e.settledAt());
-            case PENDING -> new ItemView(id, e.state(), null, null, null, null, e.enqueuedAt());
-        };
+        return LedgerViews.of(id, e, terms);
     }
 }

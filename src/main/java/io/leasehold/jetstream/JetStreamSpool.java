@@ -3,8 +3,10 @@ package io.leasehold.jetstream;
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Clock;
 import io.leasehold.core.Generation;
+import io.leasehold.core.HolderTag;
 import io.leasehold.spool.AttemptRecord;
 import io.leasehold.spool.ItemState;
+import io.leasehold.spool.PastAttempt;
 import io.leasehold.spool.Spool;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
@@ -35,6 +37,7 @@ public final class JetStreamSpool implements Spool {
     private final Payloads payloads;
     private final Clock clock;
     private final String instance;
+    private final HolderTag tag;
     /**
      * The entry of each claim this instance holds, as it last wrote it: a renewal or a settlement moves
      * from it at once instead of reading the entry first. It may be stale; the compare-and-set decides,
@@ -42,11 +45,22 @@ public final class JetStreamSpool implements Spool {
      */
     private final Map<String, Ledger.Seen> held = new ConcurrentHashMap<>();
 
+    /** With a tag made of {@code instance} itself: for tests, whose instances are named "a", "b". */
     JetStreamSpool(Ledger ledger, Payloads payloads, Clock clock, String instance) {
+        this(ledger, payloads, clock, instance, HolderTag.named(instance));
+    }
+
+    JetStreamSpool(Ledger ledger, Payloads payloads, Clock clock, String instance, HolderTag tag) {
+        this.tag = tag;
         this.ledger = ledger;
         this.payloads = payloads;
         this.clock = clock;
         this.instance = instance;
+    }
+
+    @Override
+    public HolderTag holderTag() {
+        return tag;
     }
 
     @Override
@@ -64,7 +78,7 @@ public final class JetStreamSpool implements Spool {
         if (seen.isEmpty() || !seen.get().entry().pending()) {
             return Optional.empty();
         }
-        ClaimName claim = new ClaimName(id, Generation.at(seen.get().entry().attempt()), reading);
+        ClaimName claim = new ClaimName(id, Generation.at(seen.get().entry().attempt(), tag), reading);
         Optional<Ledger.Seen> mine = ledger.move(id, seen.get(), seen.get().entry().claimed(claim, instance));
         mine.ifPresent(m -> held.put(id, m));
         return mine.map(m -> claim);
@@ -129,6 +143,11 @@ public final class JetStreamSpool implements Spool {
             throw new IllegalArgumentException("an item settles in done or failed, not " + where);
         }
         return moveFrom(claim, entry -> entry.settled(where, clock.now()), false);
+    }
+
+    @Override
+    public boolean settleDone(ClaimName claim, PastAttempt attempt) throws IOException {
+        return moveFrom(claim, entry -> entry.settledDone(clock.now(), attempt), false);
     }
 
     @Override

@@ -4,7 +4,9 @@ import io.leasehold.core.ClaimName;
 import io.leasehold.core.Generation;
 import io.leasehold.spool.AttemptRecord;
 import io.leasehold.spool.ItemState;
+import io.leasehold.spool.PastAttempt;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Base64;
 import java.util.Map;
@@ -106,6 +108,17 @@ record LedgerEntry(String state, String was, int attempt, String generation, Str
         return new LedgerEntry(PENDING, null, 1, null, null, null, enqueuedAt, null, payload, inline, Map.of(), freshToken());
     }
 
+    /**
+     * A reservation whose payload is in place made a claim parked until its scheduled time, which
+     * {@code parked}'s reading says: held by nobody, its record says it waits for its first attempt.
+     */
+    LedgerEntry scheduledAs(ClaimName parked) {
+        String generation = parked.generation().toString();
+        return new LedgerEntry(CLAIMED, STAGED, parked.generation().attempt(), generation, null, parked.reading(),
+                enqueuedAt, null, payload, inline,
+                Map.of(generation, new AttemptRecord(AttemptRecord.Kind.SCHEDULED, 0, "")), freshToken());
+    }
+
     /** Whether this entry is the claim {@code name}, at that very reading. */
     boolean is(ClaimName name) {
         return CLAIMED.equals(state) && name.generation().toString().equals(generation)
@@ -123,9 +136,19 @@ record LedgerEntry(String state, String was, int attempt, String generation, Str
                 .map(g -> new ClaimName(id, g, reading));
     }
 
+    /**
+     * A claim of this entry: a renewal, takeover or park keeps the records; a claim of a pending item
+     * carries over what the claim before it recorded (the counts, the history) as its own note, as a
+     * claim of a directory spool does, and nothing else.
+     */
     LedgerEntry claimed(ClaimName claim, String by) {
+        Map<String, AttemptRecord> kept = records;
+        if (pending()) {
+            kept = latestRecord().map(r -> Map.of(claim.generation().toString(), r.as(AttemptRecord.Kind.NOTE)))
+                    .orElse(Map.of());
+        }
         return new LedgerEntry(CLAIMED, state, claim.generation().attempt(), claim.generation().toString(), by,
-                claim.reading(), enqueuedAt, null, payload, inline, records, freshToken());
+                claim.reading(), enqueuedAt, null, payload, inline, kept, freshToken());
     }
 
     LedgerEntry settled(ItemState where, Instant at) {
@@ -133,15 +156,45 @@ record LedgerEntry(String state, String was, int attempt, String generation, Str
                 inline, records, freshToken());
     }
 
-    /** A failed item back to pending: its attempts counted afresh, the records of the old ones gone. */
+    /**
+     * Settled in done: the claim's own record, if it kept a history, with {@code last} added; no other. Its
+     * kind stays (nothing reads it again): an older build sharing the ledger reads no kind it does not know.
+     */
+    LedgerEntry settledDone(Instant at, PastAttempt last) {
+        AttemptRecord own = generation == null ? null : records.get(generation);
+        Map<String, AttemptRecord> kept = own == null ? Map.of() : Map.of(generation, own.adding(last));
+        return new LedgerEntry(ItemState.DONE.label(), state, attempt, generation, holder, reading, enqueuedAt, at,
+                payload, inline, kept, freshToken());
+    }
+
+    /**
+     * A failed item back to pending: its attempts counted afresh (the next claim goes on at attempt 1
+     * with nothing abandoned), only its history carried over to the next claim.
+     */
     LedgerEntry retried() {
-        return new LedgerEntry(PENDING, state, 1, null, null, null, enqueuedAt, null, payload, inline, Map.of(), freshToken());
+        Map<String, AttemptRecord> carried = latestRecord().filter(r -> !r.history().isEmpty())
+                .map(r -> Map.of(generation == null ? "1-retried" : generation, new AttemptRecord(
+                        AttemptRecord.Kind.HANDED_BACK, 0, "", r.history())))
+                .orElse(Map.of());
+        return new LedgerEntry(PENDING, state, 1, null, null, null, enqueuedAt, null, payload, inline, carried,
+                freshToken());
     }
 
     /** The reason a failed item failed: its last claim's record. */
     String reason() {
         AttemptRecord last = generation == null ? null : records.get(generation);
         return last == null ? null : last.text();
+    }
+
+    /** The record of the latest claim: its own when it has one, else the highest attempt's (a handed-back item's). */
+    Optional<AttemptRecord> latestRecord() {
+        AttemptRecord own = generation == null ? null : records.get(generation);
+        if (own != null) {
+            return Optional.of(own);
+        }
+        return records.entrySet().stream().max(Comparator.comparingInt(
+                (Map.Entry<String, AttemptRecord> e) -> Generation.parse(e.getKey()).map(Generation::attempt).orElse(0))
+                .thenComparing(Map.Entry::getKey)).map(Map.Entry::getValue);
     }
 
     /** Back to pending: the next claim goes on at the same attempt. */

@@ -1,26 +1,35 @@
 package io.leasehold.spool;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
 /**
- * What one claim of an item recorded about its attempt, kept in {@code attempts/<id>/<generation>}.
- * The file starts with {@code v2 <kind> <abandoned>} on its first line; the text follows.
+ * What one claim of an item recorded about its attempt, kept in {@code attempts/<id>/<generation>}
+ * (format: {@link RecordText}) or in the item's ledger entry.
  *
  * @param abandoned how many of the item's attempts, up to this claim, were abandoned by a holder that stopped
  * @param text why the attempt did not succeed (exit status and stderr tail, "cancelled", ...), or the last such reason
+ * @param history the item's latest attempts, oldest first, at most {@link PastAttempt#MAX_KEPT}: each claim
+ *     carries over the history of the claim before it and adds its own attempt when it ends
  */
-public record AttemptRecord(Kind kind, int abandoned, String text) {
+public record AttemptRecord(Kind kind, int abandoned, String text, List<PastAttempt> history) {
 
     /** Longest text kept: bookkeeping is read with a bound, and a record must fit it. */
     static final int MAX_TEXT = 8 * 1024;
-    private static final String VERSION = "v2";
 
     public AttemptRecord {
         if (abandoned < 0) {
             throw new IllegalArgumentException("abandoned counts from 0, got " + abandoned);
         }
         text = text.length() > MAX_TEXT ? text.substring(0, MAX_TEXT) + "…" : text;
+        history = history == null ? List.of() : List.copyOf(history.size() <= PastAttempt.MAX_KEPT ? history
+                : history.subList(history.size() - PastAttempt.MAX_KEPT, history.size()));
+    }
+
+    public AttemptRecord(Kind kind, int abandoned, String text) {
+        this(kind, abandoned, text, List.of());
     }
 
     /** What the claim did, which tells the next claim what to make of it. */
@@ -32,7 +41,14 @@ public record AttemptRecord(Kind kind, int abandoned, String text) {
         /** Settles in failed/ with this text; a takeover finishes that when the holder stopped half-way. */
         FAILED,
         /** Went back to pending/: the next claim goes on at the same attempt. */
-        HANDED_BACK;
+        HANDED_BACK,
+        /**
+         * Parked by its enqueue until its scheduled time: whoever takes the claim makes the first attempt,
+         * at the same attempt number, and counts no abandonment.
+         */
+        SCHEDULED,
+        /** Settled in done/: kept for the item's history only. */
+        DONE;
 
         String label() {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');
@@ -53,28 +69,32 @@ public record AttemptRecord(Kind kind, int abandoned, String text) {
     }
 
     public AttemptRecord as(Kind newKind) {
-        return new AttemptRecord(newKind, abandoned, text);
+        return new AttemptRecord(newKind, abandoned, text, history);
+    }
+
+    /** This record with the same history, for a new kind and text (what a claim writes over its own note). */
+    public AttemptRecord then(Kind newKind, String newText) {
+        return new AttemptRecord(newKind, abandoned, newText, history);
+    }
+
+    /** This record with {@code attempt} added at the end of its history (the oldest dropped past the bound). */
+    public AttemptRecord adding(PastAttempt attempt) {
+        List<PastAttempt> more = new ArrayList<>(history);
+        more.add(attempt);
+        return new AttemptRecord(kind, abandoned, text, more);
+    }
+
+    /** The history of {@code carried}, or none. */
+    public static List<PastAttempt> historyOf(Optional<AttemptRecord> carried) {
+        return carried.map(AttemptRecord::history).orElse(List.of());
     }
 
     String format() {
-        return VERSION + " " + kind.label() + " " + abandoned + "\n" + text;
+        return RecordText.format(this);
     }
 
-    /** Empty when {@code content} is not a record of this format (written by hand, or by another tool). */
+    /** Empty when {@code content} is not a record of a known format (written by hand, or by another tool). */
     static Optional<AttemptRecord> parse(String content) {
-        int newline = content.indexOf('\n');
-        String[] header = (newline < 0 ? content : content.substring(0, newline)).split(" ");
-        if (header.length != 3 || !header[0].equals(VERSION)) {
-            return Optional.empty();
-        }
-        Optional<Kind> kind = Kind.parse(header[1]);
-        try {
-            int abandoned = Integer.parseInt(header[2]);
-            String text = newline < 0 ? "" : content.substring(newline + 1);
-            return kind.isEmpty() || abandoned < 0 ? Optional.empty()
-                    : Optional.of(new AttemptRecord(kind.get(), abandoned, text));
-        } catch (NumberFormatException e) {
-            return Optional.empty();
-        }
+        return RecordText.parse(content);
     }
 }

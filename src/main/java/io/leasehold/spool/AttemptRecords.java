@@ -98,9 +98,40 @@ final class AttemptRecords {
 
     /** The latest record of this kind: the highest attempt (a takeover always counts one), then the newest. */
     Optional<Entry> latest(String id, AttemptRecord.Kind kind) throws IOException {
-        return list(id).stream().filter(e -> e.record().kind() == kind)
-                .max(Comparator.comparingInt((Entry e) -> e.generation().attempt()).thenComparing(Entry::written)
-                        .thenComparing(e -> e.generation().nonce()));
+        return list(id).stream().filter(e -> e.record().kind() == kind).max(LATEST);
+    }
+
+    private static final Comparator<Entry> LATEST = Comparator.comparingInt((Entry e) -> e.generation().attempt())
+            .thenComparing(Entry::written).thenComparing(e -> e.generation().nonce());
+
+    /** The record of the latest claim, whatever it did: the item's history is in it. */
+    Optional<Entry> latest(String id) throws IOException {
+        if (!FileFacts.mayExist(layout.file(SpoolFolder.ATTEMPTS, id))) {
+            return Optional.empty(); // most items have no records at all: no exception for the usual answer
+        }
+        return list(id).stream().max(LATEST);
+    }
+
+    /**
+     * For a claim about to settle in done/: when the item keeps a history (its claim carried one over),
+     * this claim's record gets {@code attempt} added, as the record done/ keeps. An item with no records
+     * gets none: the drain's usual path writes nothing more than it did.
+     */
+    void addIfKept(String id, Generation generation, PastAttempt attempt) throws IOException {
+        if (!FileFacts.mayExist(layout.file(SpoolFolder.ATTEMPTS, id))) {
+            return;
+        }
+        Optional<AttemptRecord> own = read(id, generation);
+        if (own.isPresent()) {
+            write(id, generation, own.get().as(AttemptRecord.Kind.DONE).adding(attempt));
+        }
+    }
+
+    /** A done item keeps the record its settling claim wrote (its history) and nothing else; true when none is left. */
+    boolean forgetAllButDone(String id) throws IOException {
+        Optional<Entry> kept = latest(id, AttemptRecord.Kind.DONE);
+        dropAllBut(id, kept.map(Entry::generation).orElse(null));
+        return kept.isEmpty();
     }
 
     /** Why a failed item failed: the record of the claim that settled it, else what an older spool kept. */
@@ -117,8 +148,9 @@ final class AttemptRecords {
     }
 
     /**
-     * Removes the item's records except {@code keep}'s ({@code null}: all of them, and the folder), and
-     * the old {@code reasons/<id>}. Only names that are generations are removed: nothing else is ours.
+     * Removes the item's records except {@code keep}'s ({@code null}: all of them), the folder when
+     * nothing is kept, and the old {@code reasons/<id>}. Only names that are generations are removed:
+     * nothing else is ours.
      */
     void dropAllBut(String id, Generation keep) throws IOException {
         Optional<Path> folder = folderOf(id, true);
@@ -128,7 +160,7 @@ final class AttemptRecords {
                     Files.deleteIfExists(folder.get().resolve(name));
                 }
             }
-            if (keep == null) {
+            if (keep == null || !FileFacts.mayExist(folder.get().resolve(keep.toString()))) {
                 try {
                     Files.delete(folder.get());
                 } catch (DirectoryNotEmptyException | NoSuchFileException e) {
@@ -200,7 +232,7 @@ final class AttemptRecords {
                 .resolve(name));
         Optional<AttemptRecord> record = text.flatMap(AttemptRecord::parse);
         if (text.isPresent() && record.isEmpty()) {
-            report(id + "/" + name, "not an attempt record (its first line must be 'v2 <kind> <abandoned>')");
+            report(id + "/" + name, "not an attempt record (its first line must be 'v3 <kind> <abandoned> <attempts>', or v2 as older builds wrote)");
         }
         return record;
     }

@@ -1,7 +1,10 @@
 package io.leasehold.spool;
 
+import io.leasehold.core.ClaimName;
 import io.leasehold.core.Clock;
 import io.leasehold.core.ItemId;
+import io.leasehold.core.LeaseTerms;
+import io.leasehold.core.Schedule;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -11,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 
@@ -23,6 +27,10 @@ import java.util.function.Consumer;
  * flight ({@link HalfMoves}) and leave it alone, so a failed sync can withdraw it ({@link Withdrawal}).
  * Every failure on the way is an error answer that leaves nothing behind: never 201 for an item that is
  * not durably in pending/.
+ *
+ * <p>An item scheduled for later is renamed from its upload into a claim of nobody's instead, parked until
+ * its runAt ({@link Schedule}), after its record says so (a taker then counts its first attempt, not an
+ * abandonment); claimed/ is synced, and a failed sync takes it back as a failed pending sync does.
  */
 final class Enqueue {
 
@@ -34,10 +42,16 @@ final class Enqueue {
     private final SpoolCensus census;
     private final Clock clock;
     private final GroupCommit pendingSync;
+    private final GroupCommit claimedSync;
+    private final AttemptRecords records;
+    private final LeaseTerms terms;
     private volatile Consumer<String> arrivals = id -> { };
 
     Enqueue(SpoolLayout layout, ItemQueries queries, Reservations reservations, SpoolCensus census, Clock clock,
-            GroupCommit pendingSync) {
+            GroupCommit pendingSync, GroupCommit claimedSync, AttemptRecords records, LeaseTerms terms) {
+        this.claimedSync = claimedSync;
+        this.records = records;
+        this.terms = terms;
         this.layout = layout;
         this.queries = queries;
         this.reservations = reservations;
@@ -51,8 +65,9 @@ final class Enqueue {
         this.arrivals = arrivals;
     }
 
-    ItemView enqueue(String id, InputStream payload, long maxBytes) throws IOException {
+    ItemView enqueue(String id, InputStream payload, long maxBytes, Instant runAt) throws IOException {
         ItemId.require(id);
+        Optional<ClaimName> parked = Schedule.parkedClaim(id, runAt, clock.now(), terms);
         Path upload = layout.file(SpoolFolder.TMP, HalfMoves.UPLOAD_PREFIX + id + "~"
                 + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36));
         try (FileChannel channel = FileChannel.open(upload, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
@@ -61,18 +76,23 @@ final class Enqueue {
             if (!reservations.reserve(id, ino)) {
                 throw new ItemStore.DuplicateItemException(id);
             }
+            reservations.date(id, clock.now()); // when it was enqueued, on the service's clock
             boolean enqueued = false;
             try {
                 if (queries.lookOnce(id).isPresent()) {
                     throw new ItemStore.DuplicateItemException(id); // an item of a spool older than reservations
                 }
                 writeDurably(channel, payload, maxBytes);
-                linkIntoPending(id, upload);
+                if (parked.isPresent()) {
+                    park(parked.get(), upload);
+                } else {
+                    linkIntoPending(id, upload);
+                }
                 try {
-                    pendingSync.awaitSync();
+                    (parked.isPresent() ? claimedSync : pendingSync).awaitSync();
                 } catch (IOException e) {
                     // Not durable: take it back. Only a drain that claimed it first keeps it (and its id known).
-                    enqueued = !Withdrawal.withdraw(layout, id, ino);
+                    enqueued = parked.isPresent() ? !unpark(parked.get()) : !Withdrawal.withdraw(layout, id, ino);
                     throw enqueued ? Withdrawal.keptAnyway(id, e) : e;
                 }
                 enqueued = true;
@@ -86,9 +106,35 @@ final class Enqueue {
             Files.deleteIfExists(upload);
         }
         Instant now = clock.now();
+        if (parked.isPresent()) {
+            census.scheduled();
+            return ItemView.ofClaim(parked.get(), Optional.of(SCHEDULED), terms);
+        }
         census.enqueued(now);
         arrivals.accept(id);
         return new ItemView(id, ItemState.PENDING.label(), null, null, null, null, now);
+    }
+
+    private static final AttemptRecord SCHEDULED = new AttemptRecord(AttemptRecord.Kind.SCHEDULED, 0, "");
+
+    /** Its record first, then the claim's name by one rename (a name unique to it: nothing is replaced). */
+    private void park(ClaimName claim, Path upload) throws IOException {
+        records.write(claim.id(), claim.generation(), SCHEDULED);
+        if (!SpoolLayout.moveToUniqueName(upload, layout.claimFile(claim))) {
+            records.forget(claim.id());
+            throw new ItemStore.UploadLostException(claim.id());
+        }
+    }
+
+    /** Takes a parked item back whose sync failed: false when a drain took it meanwhile (its runAt came). */
+    private boolean unpark(ClaimName claim) throws IOException {
+        Path away = layout.file(SpoolFolder.TMP, Withdrawal.PREFIX + claim.id() + "~" + claim.generation());
+        if (!SpoolLayout.moveToUniqueName(layout.claimFile(claim), away)) {
+            return false;
+        }
+        Files.deleteIfExists(away);
+        records.forget(claim.id());
+        return true;
     }
 
     private void linkIntoPending(String id, Path upload) throws IOException {

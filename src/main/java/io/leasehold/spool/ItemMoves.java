@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.jboss.logging.Logger;
@@ -38,8 +39,15 @@ final class ItemMoves {
         this.clock = clock;
     }
 
-    /** Claims the pending item, records "cancelled" as that claim's verdict, and settles it in failed/. */
+    /**
+     * Claims the pending item, records "cancelled" as that claim's verdict, and settles it in failed/. A
+     * scheduled item is taken from its parked claim by a rename of its own, as a drain at its runAt would
+     * take it (one of the two wins), and cancelled the same way.
+     */
     ItemView cancel(String id) throws IOException {
+        if (lookup(id).state().equals(ItemView.SCHEDULED)) {
+            return cancelScheduled(id);
+        }
         requireState(id, ItemState.PENDING);
         Optional<ClaimName> claim = spool.pendingClaims().claim(id, clock.now());
         // A drain claiming the same item at this very moment can be between its reservation's create and
@@ -56,12 +64,36 @@ final class ItemMoves {
                     + "(see GET /spool, 'ignored')");
         }
         ClaimName mine = claim.get();
-        int abandoned = spool.record(id, mine.generation()).map(AttemptRecord::abandoned).orElse(0);
+        return settleCancelled(mine, () -> spool.handBack(mine));
+    }
+
+    /** What puts a cancel's claim back where it came from, when the cancel cannot be finished. */
+    private interface Undo {
+        void run() throws IOException;
+    }
+
+    private ItemView cancelScheduled(String id) throws IOException {
+        Optional<ClaimName> parked = queries.claimOf(id);
+        ClaimName mine = new ClaimName(id, Generation.at(1, spool.holderTag()), clock.now());
+        if (parked.isEmpty() || spool.record(id, parked.get().generation()).map(AttemptRecord::kind)
+                .filter(k -> k == AttemptRecord.Kind.SCHEDULED).isEmpty() || !spool.rename(parked.get(), mine)) {
+            requireState(id, ItemState.PENDING); // its runAt came and a drain took it meanwhile: 409
+            throw new ItemStore.WrongStateException(id, "moving", ItemState.PENDING.label());
+        }
+        spool.writeRecord(id, mine.generation(), spool.record(id, parked.get().generation())
+                .orElse(AttemptRecord.note(0, "")).as(AttemptRecord.Kind.NOTE));
+        return settleCancelled(mine, () -> spool.rename(mine, parked.get()));
+    }
+
+    /** Records "cancelled" as the verdict of the cancel's own claim, with the history it carries, and settles it. */
+    private ItemView settleCancelled(ClaimName mine, Undo undo) throws IOException {
+        String id = mine.id();
+        AttemptRecord own = spool.record(id, mine.generation()).orElse(AttemptRecord.note(0, ""));
         try {
-            spool.writeRecord(id, mine.generation(), new AttemptRecord(AttemptRecord.Kind.FAILED, abandoned, "cancelled"));
+            spool.writeRecord(id, mine.generation(), own.then(AttemptRecord.Kind.FAILED, "cancelled"));
         } catch (IOException | RuntimeException e) {
-            // Not recorded (a full disk: 507): the item goes back to pending/, never left under a claim nobody renews.
-            spool.handBack(mine);
+            // Not recorded (a full disk: 507): the item goes back, never left under a claim nobody renews.
+            undo.run();
             throw e;
         }
         try {
@@ -69,8 +101,8 @@ final class ItemMoves {
                 throw new IOException("the cancel's own claim " + mine + " vanished before it could be settled");
             }
         } catch (ItemStore.DuplicateItemException e) {
-            // failed/<id> holds another file: the item goes back to pending/, and the cancel is refused.
-            spool.handBack(mine);
+            // failed/<id> holds another file: the item goes back, and the cancel is refused.
+            undo.run();
             throw new ItemStore.UnfitItemException(id, "failed/" + id + " holds another file, which is never replaced");
         }
         return lookup(id);
@@ -90,13 +122,19 @@ final class ItemMoves {
         if (failed.isPresent() && !spool.reservations().adopt(id, failed.get().ino())) {
             throw new ItemStore.UnfitItemException(id, "ids/" + id + " names another file, or is junk");
         }
-        ClaimName taken = new ClaimName(id, Generation.first(), clock.now());
+        ClaimName taken = new ClaimName(id, Generation.at(1, spool.holderTag()), clock.now());
         if (!SpoolLayout.moveToUniqueName(layout.file(SpoolFolder.FAILED, id), layout.claimFile(taken))) {
             requireState(id, ItemState.FAILED); // moved meanwhile: 409 or 404
             throw new ItemStore.NoSuchItemException(id);
         }
         spool.census().moved(SpoolFolder.FAILED, SpoolFolder.CLAIMED);
         Optional<String> why = spool.records().failedReason(id);
+        // The history goes on with the item: carried back to pending/ by the retry's own claim, as a hand-back's.
+        List<PastAttempt> history = AttemptRecord.historyOf(spool.records().latest(id, AttemptRecord.Kind.FAILED)
+                .map(AttemptRecords.Entry::record));
+        if (!history.isEmpty()) {
+            spool.writeRecord(id, taken.generation(), new AttemptRecord(AttemptRecord.Kind.NOTE, 0, "", history));
+        }
         spool.dropEarlierRecords(taken);
         try {
             if (!spool.handBack(taken)) {
@@ -105,7 +143,7 @@ final class ItemMoves {
         } catch (ItemStore.DuplicateItemException e) {
             // pending/<id> holds another file: the item goes back to failed/ with its reason, and the retry is refused.
             spool.writeRecord(id, taken.generation(), new AttemptRecord(AttemptRecord.Kind.FAILED, 0,
-                    why.orElse("unknown (no reason was recorded)")));
+                    why.orElse("unknown (no reason was recorded)"), history));
             if (!spool.settle(taken, ItemState.FAILED)) {
                 LOG.warnf("could not put %s back in failed/; its lease will run out and it runs again", taken);
             }

@@ -40,16 +40,38 @@ final class ItemQueries {
         this.clock = clock;
     }
 
+    /** The item with its times and its history. */
     Optional<ItemView> lookup(String id) throws IOException {
         ItemId.require(id);
         // An item moving between folders can be missed by one round of looks; look again.
         for (int look = 0; look < LOOKS; look++) {
             Optional<ItemView> found = lookOnce(id);
             if (found.isPresent()) {
-                return found;
+                return Optional.of(withHistory(withTimes(found.get())));
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * When it was enqueued: the write time of its reservation {@code ids/<id>}, which an enqueue makes
+     * when it begins (and dates on the service's clock) and the drain when it first meets a file dropped
+     * in; settled: the settled file's modification time, which its settlement set.
+     */
+    private ItemView withTimes(ItemView view) throws IOException {
+        Instant enqueued = FileFacts.ofLikelyAbsent(layout.file(SpoolFolder.IDS, view.id())).map(FileFacts::modified)
+                .orElse(null);
+        boolean settled = view.state().equals(ItemState.DONE.label()) || view.state().equals(ItemState.FAILED.label());
+        return view.withTimes(enqueued, settled ? view.since() : null);
+    }
+
+    /** A claim's history is in its own record; any other item's in the record of its latest claim. */
+    private ItemView withHistory(ItemView view) throws IOException {
+        Optional<Generation> generation = view.generation() == null ? Optional.empty()
+                : Generation.parse(view.generation());
+        Optional<AttemptRecord> record = generation.isPresent() ? records.read(view.id(), generation.get())
+                : records.latest(view.id()).map(AttemptRecords.Entry::record);
+        return view.withHistory(AttemptRecord.historyOf(record));
     }
 
     /**
@@ -131,9 +153,43 @@ final class ItemQueries {
         }
         List<ItemView> out = new ArrayList<>(oldest.size());
         for (ItemView chosen : oldest) {
-            out.add(withRecords(chosen)); // only the chosen ones: a record read per listed item, not per entry
+            // Only the chosen ones: a record read (and a stat of its reservation) per listed item, not per entry.
+            out.add(withTimes(withRecords(chosen)));
         }
         out.sort(oldestFirst);
+        return out;
+    }
+
+    /**
+     * The parked claims shown as {@code shownAs} ("scheduled" or "retrying"), soonest run first. Only a
+     * claim's records tell, so every claim that has records is read (a stat for the others): the cost
+     * grows with claimed/, and only {@code limit} views are held.
+     */
+    List<ItemView> listParked(String shownAs, int limit) throws IOException {
+        Comparator<ItemView> soonest = Comparator.comparing(ItemView::runAt).thenComparing(ItemView::id);
+        PriorityQueue<ItemView> first = new PriorityQueue<>(soonest.reversed());
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(layout.folder(SpoolFolder.CLAIMED))) {
+            for (Path entry : entries) {
+                Optional<ClaimName> claim = ClaimName.parse(entry.getFileName().toString());
+                if (claim.isEmpty() || !FileFacts.mayExist(layout.file(SpoolFolder.ATTEMPTS, claim.get().id()))) {
+                    continue; // held at its first attempt: parked claims always have a record
+                }
+                ItemView view = claimed(claim.get());
+                if (view.state().equals(shownAs)) {
+                    first.add(view);
+                    if (first.size() > limit) {
+                        first.poll();
+                    }
+                }
+            }
+        } catch (DirectoryIteratorException e) {
+            throw e.getCause();
+        }
+        List<ItemView> out = new ArrayList<>(first.size());
+        for (ItemView chosen : first) {
+            out.add(withTimes(chosen));
+        }
+        out.sort(soonest);
         return out;
     }
 

@@ -14,7 +14,16 @@ public interface ItemStore {
      * Writes the payload durably and only then makes it visible in pending/, never replacing an
      * existing item. Nothing is left in pending/ when this throws.
      */
-    ItemView enqueue(String id, InputStream payload, long maxBytes) throws IOException;
+    default ItemView enqueue(String id, InputStream payload, long maxBytes) throws IOException {
+        return enqueue(id, payload, maxBytes, null);
+    }
+
+    /**
+     * As {@link #enqueue(String, InputStream, long)}, not run before {@code runAt}: the item is parked
+     * under a claim of nobody's until then (shown "scheduled"), durably before this returns. A null
+     * {@code runAt}, or one not in the future, is an item to run now, in pending/.
+     */
+    ItemView enqueue(String id, InputStream payload, long maxBytes, Instant runAt) throws IOException;
 
     /**
      * Starts a batch enqueue, all or nothing: items are staged as they are read and made visible in pending/
@@ -26,6 +35,12 @@ public interface ItemStore {
 
     /** Items in one state, oldest first, at most {@code limit}. */
     List<ItemView> list(ItemState state, int limit) throws IOException;
+
+    /**
+     * The parked claims shown as {@code shownAs} ({@link ItemView#SCHEDULED} or {@link ItemView#RETRYING}),
+     * soonest runAt first, at most {@code limit}.
+     */
+    List<ItemView> listParked(String shownAs, int limit) throws IOException;
 
     /** Items per folder and the oldest pending one's age; other instances' moves may show a recount late. */
     SpoolCounts counts() throws IOException;
@@ -42,7 +57,7 @@ public interface ItemStore {
     /** Told of each item that just became claimable through this store (an enqueue, a batch, a retry). */
     void whenArrived(Consumer<String> arrivals);
 
-    /** A pending item goes to failed/ with the reason "cancelled". */
+    /** A pending or scheduled item (neither is running) goes to failed/ with the reason "cancelled". */
     ItemView cancel(String id) throws IOException;
 
     /** A failed item goes back to pending/, its attempts counted afresh. */

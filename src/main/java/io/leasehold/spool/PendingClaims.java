@@ -3,6 +3,7 @@ package io.leasehold.spool;
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Clock;
 import io.leasehold.core.Generation;
+import io.leasehold.core.HolderTag;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -28,9 +29,11 @@ final class PendingClaims {
     private final Reservations reservations;
     private final SpoolCensus census;
     private final Clock clock;
+    private final HolderTag tag;
 
     PendingClaims(SpoolLayout layout, SpoolAnomalies anomalies, AttemptRecords records, HalfMoves halfMoves,
-            Reservations reservations, SpoolCensus census, Clock clock) {
+            Reservations reservations, SpoolCensus census, Clock clock, HolderTag tag) {
+        this.tag = tag;
         this.layout = layout;
         this.anomalies = anomalies;
         this.records = records;
@@ -114,7 +117,7 @@ final class PendingClaims {
     private Optional<ClaimName> claimAs(String id, Path file, Instant reading, int handedBackAt) throws IOException {
         Optional<AttemptRecords.Entry> carry = records.latest(id, AttemptRecord.Kind.HANDED_BACK);
         int attempt = Math.max(handedBackAt, carry.map(e -> e.generation().attempt()).orElse(1));
-        Generation generation = Generation.at(attempt);
+        Generation generation = Generation.at(attempt, tag);
         ClaimName claim = new ClaimName(id, generation, reading);
         // Written before the claim exists, so a crash right after the rename loses no count.
         if (carry.isPresent()) {

@@ -45,7 +45,8 @@ public final class PosixItemStore implements ItemStore, AutoCloseable {
         this.pendingSync = new GroupCommit(layout.folder(SpoolFolder.PENDING), sync);
         this.queries = new ItemQueries(layout, spool.records(), terms, clock);
         this.moves = new ItemMoves(layout, spool, queries, clock);
-        this.enqueue = new Enqueue(layout, queries, spool.reservations(), spool.census(), clock, pendingSync);
+        this.enqueue = new Enqueue(layout, queries, spool.reservations(), spool.census(), clock, pendingSync,
+                new GroupCommit(layout.folder(SpoolFolder.CLAIMED), sync), spool.records(), terms);
         this.cleanup = new SpoolCleanup(layout, spool.reservations(), spool.records(), queries);
         this.batches = new BatchRecovery(layout, spool.reservations(), pendingSync, liveBatches);
         this.census = spool.census();
@@ -62,8 +63,8 @@ public final class PosixItemStore implements ItemStore, AutoCloseable {
     }
 
     @Override
-    public ItemView enqueue(String id, InputStream payload, long maxBytes) throws IOException {
-        return enqueue.enqueue(id, payload, maxBytes);
+    public ItemView enqueue(String id, InputStream payload, long maxBytes, Instant runAt) throws IOException {
+        return enqueue.enqueue(id, payload, maxBytes, runAt);
     }
 
     @Override
@@ -90,6 +91,11 @@ public final class PosixItemStore implements ItemStore, AutoCloseable {
     @Override
     public List<ItemView> list(ItemState state, int limit) throws IOException {
         return queries.list(state, limit);
+    }
+
+    @Override
+    public List<ItemView> listParked(String shownAs, int limit) throws IOException {
+        return queries.listParked(shownAs, limit);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.leasehold.spool;
 import io.leasehold.core.Clock;
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Generation;
+import io.leasehold.core.HolderTag;
 import io.leasehold.core.ItemId;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -40,6 +41,7 @@ public final class PosixSpool implements Spool {
     private final Reservations reservations;
     private final PendingClaims pendingClaims;
     private final SpoolCensus census = new SpoolCensus();
+    private final HolderTag tag;
 
     public PosixSpool(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock) {
         this(layout, anomalies, clock, DEFAULT_MAX_PAYLOAD_BYTES);
@@ -47,6 +49,12 @@ public final class PosixSpool implements Spool {
 
     /** @param maxPayloadBytes {@code leasehold.item.max-bytes}: a larger payload is never read */
     public PosixSpool(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock, long maxPayloadBytes) {
+        this(layout, anomalies, clock, maxPayloadBytes, HolderTag.NONE);
+    }
+
+    /** @param tag names this instance in the nonces of its claims */
+    public PosixSpool(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock, long maxPayloadBytes, HolderTag tag) {
+        this.tag = tag;
         this.layout = layout;
         this.anomalies = anomalies;
         this.clock = clock;
@@ -54,12 +62,17 @@ public final class PosixSpool implements Spool {
         this.records = new AttemptRecords(layout, anomalies, clock);
         this.halfMoves = new HalfMoves(layout, clock);
         this.reservations = new Reservations(layout, anomalies, clock);
-        this.pendingClaims = new PendingClaims(layout, anomalies, records, halfMoves, reservations, census, clock);
+        this.pendingClaims = new PendingClaims(layout, anomalies, records, halfMoves, reservations, census, clock, tag);
     }
 
     /** What this instance's moves and the recounts say each folder holds. */
     public SpoolCensus census() {
         return census;
+    }
+
+    @Override
+    public HolderTag holderTag() {
+        return tag;
     }
 
     AttemptRecords records() {
@@ -243,9 +256,15 @@ public final class PosixSpool implements Spool {
         if (!moveOut(claim, where.folder())) {
             return false;
         }
-        // A done item needs no record; a failed one keeps only the one that says why.
-        records.dropAllBut(claim.id(), where == ItemState.DONE ? null : claim.generation());
+        // A failed item keeps only the record that says why; a done one its settling claim's, if it wrote one.
+        records.dropAllBut(claim.id(), claim.generation());
         return true;
+    }
+
+    @Override
+    public boolean settleDone(ClaimName claim, PastAttempt attempt) throws IOException {
+        records.addIfKept(claim.id(), claim.generation(), attempt);
+        return settle(claim, ItemState.DONE);
     }
 
     @Override

@@ -108,6 +108,18 @@ final class Reservations {
         return Admission.IN_FLIGHT;
     }
 
+    /**
+     * Dates the reservation {@code at}: what the item's enqueuedAt shows, on the service's clock rather
+     * than the filesystem's (an NFS server's). Best effort: the reservation decides, its date only tells.
+     */
+    void date(String id, Instant at) {
+        try {
+            Files.setLastModifiedTime(file(id), java.nio.file.attribute.FileTime.from(at));
+        } catch (IOException e) {
+            // the item is enqueued all the same; its enqueuedAt is the file's own write time
+        }
+    }
+
     /** Makes the reservation name this inode where nobody else's it is; false when it is another file's. */
     boolean adopt(String id, long ino) throws IOException {
         Reservation r = read(id);

@@ -2,6 +2,7 @@ package io.leasehold.spool;
 
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Generation;
+import io.leasehold.core.HolderTag;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.List;
@@ -13,6 +14,9 @@ import java.util.Optional;
  * gone: another instance got there first, which is an answer, not an error.
  */
 public interface Spool {
+
+    /** Names this instance in the nonce of every claim it makes, so a claim's holder is read from its name. */
+    HolderTag holderTag();
 
     /** Up to {@code max} ids waiting in pending/, in no particular order, skipping known junk. */
     List<String> pendingBatch(int max) throws IOException;
@@ -57,6 +61,13 @@ public interface Spool {
      * gone; throws {@link ItemStore.DuplicateItemException} when the name holds another file.
      */
     boolean settle(ClaimName claim, ItemState where) throws IOException;
+
+    /**
+     * As {@link #settle} into done/, the attempt that succeeded added to the item's history when it keeps
+     * one (an earlier attempt, a hand-back or a schedule left it a record); an item done at its first claim
+     * keeps none, which costs the drain nothing.
+     */
+    boolean settleDone(ClaimName claim, PastAttempt attempt) throws IOException;
 
     /**
      * claimed/{claim} → pending/{id}; the next claim goes on at the same attempt. False when the claim is

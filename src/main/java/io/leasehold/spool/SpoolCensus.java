@@ -35,6 +35,11 @@ public final class SpoolCensus {
         arrivals.accumulateAndGet(slot, at.toEpochMilli(), Math::min);
     }
 
+    /** This instance put a new item straight into claimed/, parked until its scheduled time. */
+    public void scheduled() {
+        add(SpoolFolder.CLAIMED, 1);
+    }
+
     /** This instance moved an item between two of the counted folders. */
     public void moved(SpoolFolder from, SpoolFolder to) {
         add(from, -1);

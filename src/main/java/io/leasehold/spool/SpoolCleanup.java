@@ -62,7 +62,8 @@ final class SpoolCleanup {
 
     /**
      * Removes reservations older than {@code cutoff} whose item is nowhere (its enqueue crashed, or a
-     * purge did half-way), records of items that are done or gone, and old reasons/ files of those. An
+     * purge did half-way), records of items that are gone, those of done items but the one that keeps
+     * their history, and old reasons/ files of those. An
      * item is looked for twice, in the order items move, so one moving between folders is not missed.
      */
     int sweepBookkeeping(Instant cutoff) throws IOException {
@@ -87,7 +88,10 @@ final class SpoolCleanup {
         for (String id : ids(SpoolFolder.ATTEMPTS)) {
             Optional<FileFacts> folder = FileFacts.of(layout.file(SpoolFolder.ATTEMPTS, id));
             boolean old = folder.isPresent() && folder.get().modified().isBefore(cutoff);
-            if (done(id) || old && !reservations.exists(id) && gone(id)) {
+            if (done(id)) {
+                // What a settlement left besides the record that keeps the item's history.
+                removed += records.forgetAllButDone(id) ? 1 : 0;
+            } else if (old && !reservations.exists(id) && gone(id)) {
                 records.forget(id);
                 removed++;
             }

@@ -3,10 +3,18 @@ package io.leasehold.api;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
+import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasKey;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.not;
 
+import io.leasehold.testing.DrivenClock;
 import io.restassured.response.ValidatableResponse;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -19,6 +27,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@link ItemsQueryTest}).
  */
 abstract class ItemsApiContract extends BackendContract {
+
+    @Inject
+    DrivenClock clock;
 
     private static ValidatableResponse enqueue(String id, String payload) {
         return given().queryParam("id", id).body(payload).when().post("/items").then();
@@ -117,6 +128,88 @@ abstract class ItemsApiContract extends BackendContract {
         SpoolFixture.assertError(given().when().get("/items/{id}", "a~b").then(), 400, "invalid item id");
         SpoolFixture.assertError(given().when().get("/items/{id}", ".hidden").then(), 400, "invalid item id");
         SpoolFixture.assertError(given().when().get("/items/{id}", "c".repeat(129)).then(), 400, "invalid item id");
+    }
+
+    /**
+     * A delay parks the item (201 "scheduled" with its runAt, durably); GET and ?state=scheduled show it,
+     * its id is known, a drain pass before its runAt leaves it, one after runs it as its first attempt,
+     * and its answer then has its times and the attempt in its history.
+     */
+    @Test
+    void aDelayedItemIsScheduledUntilItsRunAtAndThenRunsOnce() {
+        String id = SpoolFixture.uniqueId("api-sched");
+        Instant runAt = clock.now().plus(Duration.ofMinutes(2));
+        given().queryParam("id", id).queryParam("delay", "PT2M").body("s").when().post("/items").then()
+                .statusCode(201).body("state", equalTo("scheduled")).body("runAt", equalTo(runAt.toString()));
+        item(id).statusCode(200).body("state", equalTo("scheduled")).body("runAt", equalTo(runAt.toString()))
+                .body("enqueuedAt", equalTo(clock.now().toString())).body("$", not(hasKey("attempt")))
+                .body("$", not(hasKey("holder"))).body("$", not(hasKey("settledAt")));
+        given().queryParam("state", "scheduled").when().get("/items").then().statusCode(200)
+                .body("id", hasItem(id));
+        given().queryParam("state", "claimed").when().get("/items").then().statusCode(200)
+                .body("find { it.id == '" + id + "' }.state", equalTo("scheduled"));
+        enqueue(id, "again").statusCode(409);
+
+        given().when().post("/drain").then().statusCode(200).body("claimed", equalTo(0)).body("tookOver", equalTo(0));
+        clock.advance(Duration.ofMinutes(2));
+        given().when().post("/drain").then().statusCode(200).body("done", equalTo(1));
+        item(id).statusCode(200).body("state", equalTo("done")).body("settledAt", equalTo(clock.now().toString()))
+                .body("history", hasSize(1)).body("history[0].attempt", equalTo(1))
+                .body("history[0].outcome", equalTo("done")).body("history[0].epoch", notNullValue())
+                .body("history[0].holder", notNullValue());
+    }
+
+    @Test
+    void aNotBeforeAheadSchedulesOneInThePastRunsNowAndAScheduledItemIsCancelled() {
+        String later = SpoolFixture.uniqueId("api-later");
+        Instant at = clock.now().plus(Duration.ofHours(3));
+        String withOffset = at.atOffset(java.time.ZoneOffset.ofHours(2)).toString(); // e.g. ...T20:00+02:00
+        given().queryParam("id", later).queryParam("notBefore", withOffset).body("l").when()
+                .post("/items").then().statusCode(201).body("state", equalTo("scheduled"))
+                .body("runAt", equalTo(at.toString()));
+        given().when().delete("/items/{id}", later).then().statusCode(200).body("state", equalTo("failed"))
+                .body("reason", equalTo("cancelled"));
+        given().queryParam("state", "scheduled").when().get("/items").then().statusCode(200)
+                .body("id", not(hasItem(later)));
+        String now = SpoolFixture.uniqueId("api-past");
+        given().queryParam("id", now).queryParam("notBefore", at.minus(Duration.ofDays(2)).toString()).body("n")
+                .when().post("/items").then().statusCode(201).body("state", equalTo("pending"))
+                .body("$", not(hasKey("runAt")));
+        given().queryParam("state", "retrying").when().get("/items").then().statusCode(200);
+    }
+
+    /** Every bad schedule is a 400 naming what is wrong, and nothing is written: the id stays unknown. */
+    @ParameterizedTest
+    @ValueSource(strings = {"delay=PT1M&notBefore=2030-01-01T00:00:00Z|not both", "delay=-5s|delay",
+        "delay=soon|delay", "delay=|delay", "notBefore=tomorrow|notBefore", "notBefore=|notBefore",
+        "notBefore=2026-11-30|notBefore", "notBefore=+10000-01-01T00:00:00Z|notBefore",
+        "delay=PT999999999H|delay"})
+    void aBadScheduleIs400AndWritesNothing(String testCase) throws IOException {
+        String[] parts = testCase.split("\\|");
+        String id = SpoolFixture.uniqueId("api-bad-sched");
+        SpoolFixture.assertError(given().body("x").when().post("/items?id=" + id + "&" + parts[0]).then(), 400,
+                parts[1]);
+        item(id).statusCode(404);
+        org.junit.jupiter.api.Assertions.assertFalse(spool.isReserved(id), "nothing written for " + id);
+    }
+
+    @Test
+    void aBatchTakesNoScheduleAndAnItemAnswersItsTimes() {
+        String id = SpoolFixture.uniqueId("api-batch-sched");
+        SpoolFixture.assertError(given().contentType("application/x-ndjson").queryParam("delay", "1m")
+                .body(("{\"id\":\"" + id + "\",\"payload\":\"b\"}\n").getBytes()).when().post("/items/batch").then(),
+                400, "notBefore or delay");
+        item(id).statusCode(404);
+
+        String timed = SpoolFixture.uniqueId("api-times");
+        String enqueuedAt = clock.now().toString();
+        enqueue(timed, "t").statusCode(201);
+        item(timed).body("enqueuedAt", equalTo(enqueuedAt)).body("$", not(hasKey("settledAt")))
+                .body("history", hasSize(0));
+        clock.advance(Duration.ofSeconds(3));
+        given().when().post("/drain").then().statusCode(200);
+        item(timed).body("state", equalTo("done")).body("enqueuedAt", equalTo(enqueuedAt))
+                .body("settledAt", equalTo(clock.now().toString()));
     }
 
     @ParameterizedTest

@@ -65,6 +65,27 @@ class OpenApiTest {
         assertEquals(new TreeSet<>(expected.keySet()), ours, "no call left undescribed");
     }
 
+    /** The scheduling parameters, and the states a listing takes, are described where they are taken. */
+    @Test
+    void theScheduleParametersAndTheListedStatesAreDescribed() throws Exception {
+        JsonNode api = description();
+        Map<String, String> enqueue = parameters(api, "/items", "post");
+        assertTrue(enqueue.get("notBefore").contains("ISO-8601"), enqueue.toString());
+        assertTrue(enqueue.get("delay").contains("duration"), enqueue.toString());
+        assertTrue(api.path("paths").path("/items").path("post").path("responses").path("400").path("description")
+                .asText().contains("notBefore or delay"));
+        assertTrue(parameters(api, "/items", "get").get("state").contains("scheduled"));
+        assertTrue(api.path("paths").path("/items/batch").path("post").path("responses").path("400")
+                .path("description").asText().contains("notBefore or delay"), "the batch says it refuses them");
+    }
+
+    private static Map<String, String> parameters(JsonNode api, String path, String method) {
+        Map<String, String> out = new java.util.HashMap<>();
+        api.path("paths").path(path).path(method).path("parameters")
+                .forEach(p -> out.put(p.path("name").asText(), p.path("description").asText()));
+        return out;
+    }
+
     @Test
     void everyErrorAnswerCarriesTheErrorBody() throws Exception {
         JsonNode api = description();

@@ -119,6 +119,49 @@ class StatusPageTest extends ChromiumPageTest {
         assertTrue(text("notice").startsWith("Retried"), text("notice"));
     }
 
+    /**
+     * A scheduled item and one parked for a retry are listed together under "Waiting to run", each with its
+     * state, when it runs and (for the retry) why it waits; both are also claims nobody holds. A failed
+     * item shows when it failed.
+     */
+    @Test
+    void showsScheduledAndRetryingItemsWithWhenTheyRunAndWhenAnItemFailed() {
+        String later = SpoolFixture.uniqueId("later");
+        given().queryParam("id", later).queryParam("delay", "1h").body("ok").when().post("/items").then()
+                .statusCode(201).body("state", equalTo("scheduled"));
+        String again = SpoolFixture.uniqueId("again");
+        enqueue(again, "retry-once");
+        given().when().post("/drain").then().statusCode(200).body("retried", equalTo(1));
+        String cancelled = SpoolFixture.uniqueId("cancelled");
+        enqueue(cancelled, "never run");
+        given().when().delete("/items/{id}", cancelled).then().statusCode(200);
+
+        chromium.driver.get(page.toString());
+        chromium.until("two items waiting to run", d -> waitingRows().size() == 2);
+        assertEquals(Map.of(later, "scheduled", again, "retrying"), waitingRows().entrySet().stream()
+                .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().getAttribute("data-state"))));
+        WebElement retry = waitingRows().get(again);
+        assertEquals("asked for one retry", retry.findElement(By.cssSelector("td.reason")).getText());
+        assertEquals("—", waitingRows().get(later).findElement(By.cssSelector("td.reason")).getText());
+        for (WebElement row : waitingRows().values()) {
+            String runs = row.findElement(By.cssSelector("td.runs")).getText();
+            assertTrue(runs.matches("(in .+|now) · .+"), "when it runs: " + runs);
+        }
+        chromium.until("both among the claims, parked", d -> text("count-claimed").equals("2"));
+        String claims = chromium.driver.findElement(By.id("claims")).getText();
+        assertTrue(claims.contains("scheduled ") && claims.contains("retrying "), claims);
+        chromium.until("the failed item", d -> failedRows().containsKey(cancelled));
+        String when = chromium.driver.findElement(By.cssSelector("#failed tr[data-id='" + cancelled + "'] td.when"))
+                .getText();
+        assertTrue(!when.equals("—") && !when.isBlank(), "when it failed: " + when);
+    }
+
+    /** The rows of the waiting table by item id. */
+    static Map<String, WebElement> waitingRows() {
+        return chromium.driver.findElements(By.cssSelector("#waiting tbody tr")).stream().collect(Collectors.toMap(
+                row -> row.getAttribute("data-id"), row -> row));
+    }
+
     @Test
     void thePageShadowsNoneOfTheApi() {
         String id = SpoolFixture.uniqueId("beside");

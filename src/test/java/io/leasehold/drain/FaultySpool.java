@@ -116,6 +116,13 @@ final class FaultySpool implements Spool {
         return real.settle(claim, where);
     }
 
+    /** A settlement in done/ fails where any settlement would. */
+    @Override
+    public boolean settleDone(ClaimName claim, io.leasehold.spool.PastAttempt attempt) throws IOException {
+        maybeFail("settle");
+        return real.settleDone(claim, attempt);
+    }
+
     @Override
     public boolean handBack(ClaimName claim) throws IOException {
         maybeFail("handBack");
@@ -141,5 +148,10 @@ final class FaultySpool implements Spool {
     @Override
     public void dropEarlierRecords(ClaimName claim) throws IOException {
         real.dropEarlierRecords(claim);
+    }
+
+    @Override
+    public io.leasehold.core.HolderTag holderTag() {
+        return real.holderTag();
     }
 }

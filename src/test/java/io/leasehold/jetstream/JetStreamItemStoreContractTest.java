@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.leasehold.core.LeaseTerms;
+import io.leasehold.core.HolderTag;
 import io.leasehold.spool.ItemStore;
-import io.leasehold.spool.ItemStoreContract;
+import io.leasehold.spool.HistoryContract;
 import io.leasehold.testing.SharedNatsServer;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
@@ -19,8 +19,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The item store contract on a real nats-server, a fresh ledger and payload bucket per test. */
-class JetStreamItemStoreContractTest extends ItemStoreContract {
+/** The item store contract, and scheduling and history, on a real nats-server, a fresh ledger and payload bucket per test. */
+class JetStreamItemStoreContractTest extends HistoryContract {
 
     @RegisterExtension
     static final SharedNatsServer NATS = new SharedNatsServer();
@@ -37,8 +37,8 @@ class JetStreamItemStoreContractTest extends ItemStoreContract {
         Payloads payloads = new Payloads(connection, bucket + "-payloads", 1, MAX);
         JetStreamSpool jetStreamSpool = new JetStreamSpool(ledger, payloads, clock, "a");
         spool = jetStreamSpool;
-        store = new JetStreamItemStore(ledger, payloads, jetStreamSpool,
-                new LeaseTerms(Duration.ofSeconds(120), 3, Duration.ofSeconds(10)), clock, InstanceRig.TMP_MAX_AGE);
+        store = new JetStreamItemStore(ledger, payloads, jetStreamSpool, TERMS, clock, InstanceRig.TMP_MAX_AGE);
+        theirs = new JetStreamSpool(ledger, payloads, clock, "b", HolderTag.of("their-host", 42));
     }
 
     @AfterEach

@@ -40,10 +40,49 @@ class AttemptRecordsTest extends StoreTestBase {
         records.write("x", first, new AttemptRecord(AttemptRecord.Kind.FAILED, 0, "a late verdict"));
 
         assertEquals(Optional.of(AttemptRecord.note(1, "attempt 1 was abandoned by its holder")), records.read("x", second));
-        assertEquals("v2 note 1\nattempt 1 was abandoned by its holder", Files.readString(recordFile("x", second)));
+        assertEquals("v3 note 1 0\nattempt 1 was abandoned by its holder", Files.readString(recordFile("x", second)));
         records.dropAllBut("x", second);
         assertEquals(Optional.empty(), records.read("x", first), "the claim that has the item drops those before it");
         assertTrue(records.read("x", second).isPresent());
+    }
+
+    /**
+     * v3 keeps the history one attempt a line before the text, what is unknown as "-", a reason kept to one
+     * line; a v2 record (older builds) is read as one without a history, its text whole.
+     */
+    @Test
+    void aRecordKeepsItsHistoryAndAnOlderOneWithoutAHistoryIsStillRead() throws IOException {
+        java.time.Instant start = java.time.Instant.parse("2026-11-30T15:00:00Z");
+        PastAttempt retried = new PastAttempt(1, "web3p12", 7L, start, start.plusSeconds(2), "retry", "exit 75:\nbusy");
+        PastAttempt abandoned = new PastAttempt(2, null, null, null, null, "abandoned", null);
+        AttemptRecord written = new AttemptRecord(AttemptRecord.Kind.FAILED, 1, "exit 3\nline two",
+                List.of(retried, abandoned));
+        records.write("h", second, written);
+        assertEquals("v3 failed 1 2\n1 web3p12 7 2026-11-30T15:00:00Z 2026-11-30T15:00:02Z retry exit 75: busy\n"
+                + "2 - - - - abandoned \nexit 3\nline two", Files.readString(recordFile("h", second)));
+        AttemptRecord read = records.read("h", second).orElseThrow();
+        assertEquals(List.of(retried, abandoned), read.history());
+        assertEquals("exit 75: busy", read.history().get(0).reason(), "one line");
+        assertEquals(written, read);
+
+        Files.writeString(recordFile("h", first), "v2 retry 0\nexit 75\nmore");
+        assertEquals(Optional.of(new AttemptRecord(AttemptRecord.Kind.RETRY, 0, "exit 75\nmore")), records.read("h", first));
+        Files.writeString(recordFile("h", first), "v3 retry 0 2\n1 - - - - retry x\n");
+        assertEquals(Optional.empty(), records.read("h", first), "fewer attempt lines than it says: not a record");
+        assertTrue(reported("h/" + first), "and reported as such");
+    }
+
+    @Test
+    void aHistoryKeepsTheLatestAttemptsOnly() {
+        AttemptRecord record = AttemptRecord.note(0, "");
+        for (int attempt = 1; attempt <= PastAttempt.MAX_KEPT + 3; attempt++) {
+            record = record.adding(new PastAttempt(attempt, null, null, null, null, "retry", "r" + attempt));
+        }
+        assertEquals(PastAttempt.MAX_KEPT, record.history().size());
+        assertEquals(4, record.history().get(0).attempt(), "the oldest dropped");
+        assertEquals(PastAttempt.MAX_KEPT + 3, record.history().get(PastAttempt.MAX_KEPT - 1).attempt());
+        assertTrue(new PastAttempt(1, null, null, null, null, "failed", "x".repeat(5000)).reason().length()
+                <= PastAttempt.MAX_REASON + 1, "a reason in a history is cut");
     }
 
     @Test

@@ -25,6 +25,9 @@ import org.junit.jupiter.api.Test;
 public abstract class ItemStoreContract {
 
     protected static final long MAX = 64 * 1024;
+    /** The lease terms of every backend's store in these tests. */
+    protected static final io.leasehold.core.LeaseTerms TERMS = new io.leasehold.core.LeaseTerms(
+            Duration.ofSeconds(120), 3, Duration.ofSeconds(10));
     protected final DrivenClock clock = new DrivenClock();
     /** Set by the backend's test before each: the store, and the spool of the same items. */
     protected ItemStore store;
@@ -32,7 +35,7 @@ public abstract class ItemStoreContract {
 
     private static int serial;
 
-    private static synchronized String uniqueId(String prefix) {
+    protected static synchronized String uniqueId(String prefix) {
         return prefix + "-" + System.nanoTime() + "-" + ++serial;
     }
 

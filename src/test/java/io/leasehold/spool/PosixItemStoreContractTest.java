@@ -1,15 +1,14 @@
 package io.leasehold.spool;
 
-import io.leasehold.core.LeaseTerms;
+import io.leasehold.core.HolderTag;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The item store contract on a real directory. */
-class PosixItemStoreContractTest extends ItemStoreContract {
+/** The item store contract, and scheduling and history, on a real directory. */
+class PosixItemStoreContractTest extends HistoryContract {
 
     @TempDir
     Path dir;
@@ -19,11 +18,11 @@ class PosixItemStoreContractTest extends ItemStoreContract {
     void createSpool() throws IOException {
         SpoolLayout layout = new SpoolLayout(dir);
         layout.createFolders();
-        PosixSpool posixSpool = new PosixSpool(layout, new SpoolAnomalies(), clock, MAX);
-        posix = new PosixItemStore(layout, posixSpool, new LeaseTerms(Duration.ofSeconds(120), 3,
-                Duration.ofSeconds(10)), clock);
+        PosixSpool posixSpool = new PosixSpool(layout, new SpoolAnomalies(), clock, MAX, HolderTag.named("mine"));
+        posix = new PosixItemStore(layout, posixSpool, TERMS, clock);
         store = posix;
         spool = posixSpool;
+        theirs = new PosixSpool(layout, new SpoolAnomalies(), clock, MAX, HolderTag.of("their-host", 42));
     }
 
     @AfterEach
