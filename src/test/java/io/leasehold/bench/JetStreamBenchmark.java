@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
  * POST /items/batch from 4 clients. Drain: per item the entry read and updated to claimed, once more for
  * a renewal, the entry read again (for the payload) and updated to done, one item after another, against
  * POST /drain at concurrency 4. The directory spool's rows beside them, in the same run. Pickup: one item
- * posted to an idle, auto-draining service whose http handler posts to a receiver in this JVM: from the
+ * posted (one keep-alive HTTP/1.1 connection) to an idle, auto-draining service whose http handler posts to a receiver in this JVM: from the
  * POST sent until the receiver has the item (and until the POST was answered), on this JVM's clock.
  * Medians of {@link #RUNS} with min–max; asserts only that every item was answered 201 and ended done.
  * {@code ./mvnw -B verify -Pbenchmark -Dit.test=JetStreamBenchmark}.
@@ -242,11 +242,12 @@ class JetStreamBenchmark {
         double[] answers = new double[PICKUPS];
         Map<String, String> http = Map.of("leasehold.handler", "http", "leasehold.handler.http.url",
                 "http://127.0.0.1:" + receiver.getAddress().getPort() + "/");
-        try (BenchService service = service("pickup", true, http)) {
+        try (BenchService service = service("pickup", true, http); PlainHttp client = new PlainHttp(service.port())) {
             for (int i = -5; i < PICKUPS; i++) { // the first five warm the path up, untimed
                 String id = "pick-" + (i + 5);
                 long start = System.nanoTime();
-                assertEquals(201, service.post("/items?id=" + id).statusCode());
+                PlainHttp.Answer posted = client.post("/items?id=" + id, "application/octet-stream", new byte[] {'x'});
+                assertEquals(201, posted.status(), posted.body());
                 long answered = System.nanoTime();
                 Await.until(id + " at the receiver", Duration.ofSeconds(10), () -> arrived.containsKey(id));
                 if (i >= 0) {
