@@ -36,8 +36,9 @@ import org.junit.jupiter.api.Test;
  * POST /items/batch from 4 clients. Drain: per item the entry read and updated to claimed, once more for
  * a renewal, the entry read again (for the payload) and updated to done, one item after another, against
  * POST /drain at concurrency 4. The directory spool's rows beside them, in the same run. Pickup: one item
- * posted (one keep-alive HTTP/1.1 connection) to an idle, auto-draining service whose http handler posts to a receiver in this JVM: from the
- * POST sent until the receiver has the item (and until the POST was answered), on this JVM's clock.
+ * at a time posted (on one keep-alive HTTP/1.1 connection) to an idle, auto-draining service whose http
+ * handler posts to a receiver in this JVM: from the POST sent until the receiver has the item (and until
+ * the POST was answered), on this JVM's clock.
  * Medians of {@link #RUNS} with min–max; asserts only that every item was answered 201 and ended done.
  * {@code ./mvnw -B verify -Pbenchmark -Dit.test=JetStreamBenchmark}.
  */

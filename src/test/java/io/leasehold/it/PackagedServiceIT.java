@@ -1,6 +1,7 @@
 package io.leasehold.it;
 
 import static io.leasehold.it.Answers.assertError;
+import static io.leasehold.it.Answers.assertItem;
 import static io.leasehold.it.Answers.assertJson;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -142,7 +143,7 @@ class PackagedServiceIT {
         assertJson(post(service, "/items?id=fail-1", "x"), 201, "{\"id\":\"fail-1\",\"state\":\"pending\"}");
         assertError(post(service, "/items?id=ok-1", "again"), 409, "item 'ok-1' already exists");
         assertError(post(service, "/items/ok-1/retry", ""), 409, "item 'ok-1' is pending, not failed");
-        assertJson(get(service, "/items/ok-1"), 200, "{\"id\":\"ok-1\",\"state\":\"pending\"}");
+        assertItem(get(service, "/items/ok-1"), 200, "{\"id\":\"ok-1\",\"state\":\"pending\",\"history\":[]}");
         JsonNode counts = Answers.json(get(service, "/spool"), 200);
         assertTrue(counts.path("oldestPendingAgeMs").canConvertToLong(), counts.toString());
         assertEquals(Answers.parse("{\"pending\":2,\"claimed\":0,\"done\":0,\"failed\":0,\"oldestPendingAgeMs\":"
@@ -153,10 +154,11 @@ class PackagedServiceIT {
         assertJson(post(service, "/drain?budget=20s", ""), 200, "{\"claimed\":2,\"tookOver\":0,\"done\":1,"
                 + "\"failed\":1,\"retried\":0,\"lost\":0,\"handedBack\":0,\"idle\":true,\"budgetMs\":20000}");
 
-        assertJson(get(service, "/items/ok-1"), 200, "{\"id\":\"ok-1\",\"state\":\"done\"}");
-        String failed = "{\"id\":\"fail-1\",\"state\":\"failed\",\"reason\":\"exit 3: no such order fail-1\"}";
-        assertJson(get(service, "/items/fail-1"), 200, failed);
-        assertJson(get(service, "/items?state=failed"), 200, "[" + failed + "]");
+        assertItem(get(service, "/items/ok-1"), 200, "{\"id\":\"ok-1\",\"state\":\"done\",\"history\":[]}");
+        String failed = "{\"id\":\"fail-1\",\"state\":\"failed\",\"reason\":\"exit 3: no such order fail-1\"";
+        assertItem(get(service, "/items/fail-1"), 200, failed + ",\"history\":[{\"attempt\":1,\"epoch\":0,"
+                + "\"outcome\":\"failed\",\"reason\":\"exit 3: no such order fail-1\"}]}");
+        assertItem(get(service, "/items?state=failed"), 200, "[" + failed + "}]"); // listings leave history out
         assertEquals("ok-1 0\nhello", Files.readString(work.resolve("out").resolve("ok-1")));
         assertEquals(List.of("ok-1"), names(work.resolve("out")));
         assertError(post(service, "/items/ok-1/retry", ""), 409, "item 'ok-1' is done, not failed");
@@ -238,7 +240,7 @@ class PackagedServiceIT {
         assertJson(guarded.request("/items?id=t-1", b -> b.header("Authorization", "Bearer " + TOKEN)
                 .POST(BodyPublishers.ofString("x"))), 201, "{\"id\":\"t-1\",\"state\":\"pending\"}");
         assertError(delete(guarded, "/items/t-1"), 401, needed);
-        assertJson(get(guarded, "/items/t-1"), 200, "{\"id\":\"t-1\",\"state\":\"pending\"}");
+        assertItem(get(guarded, "/items/t-1"), 200, "{\"id\":\"t-1\",\"state\":\"pending\",\"history\":[]}");
     }
 
     @Test
@@ -263,9 +265,10 @@ class PackagedServiceIT {
         assertEquals("1", event.header("Leasehold-Attempt"));
         assertArrayEquals(payload, event.body());
 
-        assertJson(get(forwarding, "/items/event-1"), 200, "{\"id\":\"event-1\",\"state\":\"done\"}");
-        assertJson(get(forwarding, "/items/s422-refused"), 200, "{\"id\":\"s422-refused\",\"state\":\"failed\","
-                + "\"reason\":\"HTTP 422: answer 422 for s422-refused\"}");
+        assertItem(get(forwarding, "/items/event-1"), 200, "{\"id\":\"event-1\",\"state\":\"done\",\"history\":[]}");
+        assertItem(get(forwarding, "/items/s422-refused"), 200, "{\"id\":\"s422-refused\",\"state\":\"failed\","
+                + "\"reason\":\"HTTP 422: answer 422 for s422-refused\",\"history\":[{\"attempt\":1,\"epoch\":0,"
+                + "\"outcome\":\"failed\",\"reason\":\"HTTP 422: answer 422 for s422-refused\"}]}");
     }
 
     private static List<String> names(Path dir) throws IOException {
