@@ -1,6 +1,6 @@
 package io.leasehold.api;
 
-import io.leasehold.core.Blocking;
+import io.leasehold.workers.Blocking;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 

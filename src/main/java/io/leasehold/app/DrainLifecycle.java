@@ -1,7 +1,7 @@
 package io.leasehold.app;
 
+import io.leasehold.clock.TickingClock;
 import io.leasehold.config.LeaseholdConfig;
-import io.leasehold.core.Clock;
 import io.leasehold.core.TakeoverRule;
 import io.leasehold.drain.Drainer;
 import io.leasehold.lease.LeaseEvents;
@@ -33,7 +33,7 @@ public class DrainLifecycle {
     private final ItemStore store;
     private final Drainer drainer;
     private final LeaseholdConfig config;
-    private final Clock clock;
+    private final TickingClock clock;
     private final LeaseService lease;
     private final LeaseThreads leaseThreads;
     private final Retention retention;
@@ -41,7 +41,7 @@ public class DrainLifecycle {
     private volatile Instant lastSweep;
 
     public DrainLifecycle(SpoolUpkeep upkeep, ItemStore store, Drainer drainer, LeaseholdConfig config,
-            Clock clock, LeaseService lease, LeaseThreads leaseThreads, Retention retention) {
+            TickingClock clock, LeaseService lease, LeaseThreads leaseThreads, Retention retention) {
         this.retention = retention;
         this.leaseThreads = leaseThreads;
         this.lease = lease;

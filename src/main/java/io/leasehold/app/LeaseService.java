@@ -1,8 +1,7 @@
 package io.leasehold.app;
 
+import io.leasehold.clock.TickingClock;
 import io.leasehold.config.LeaseholdConfig;
-import io.leasehold.core.Blocking;
-import io.leasehold.core.Clock;
 import io.leasehold.lease.ActRefused;
 import io.leasehold.lease.ControllerLease;
 import io.leasehold.lease.EpochFloor;
@@ -16,6 +15,7 @@ import io.leasehold.nats.NatsBus;
 import io.leasehold.nats.NatsConnector;
 import io.leasehold.nats.NatsKvLeaseStore;
 import io.leasehold.nats.NatsSettings;
+import io.leasehold.workers.Blocking;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Singleton;
 import java.io.IOException;
@@ -32,7 +32,7 @@ public class LeaseService {
     private static final Logger LOG = Logger.getLogger(LeaseService.class);
 
     private final LeaseholdConfig config;
-    private final Clock clock;
+    private final TickingClock clock;
     private final EpochFloor floor;
     private final Holder me;
     private final boolean leaderMode;
@@ -41,11 +41,11 @@ public class LeaseService {
     private volatile NatsBus bus;
     private boolean stopped;
     private volatile LeaseTiming timing;
-    private volatile Clock.Ticks ticks;
+    private volatile TickingClock.Ticks ticks;
     private volatile Consumer<LeaseEvents.Loss> whenLost = loss -> { };
     private final LeaseThreads threads;
 
-    public LeaseService(LeaseholdConfig config, Clock clock, EpochFloor floor, LeaseThreads threads) {
+    public LeaseService(LeaseholdConfig config, TickingClock clock, EpochFloor floor, LeaseThreads threads) {
         this.threads = threads;
         this.config = config;
         this.clock = clock;
@@ -157,7 +157,7 @@ public class LeaseService {
     }
 
     void stop() {
-        Clock.Ticks running = ticks;
+        TickingClock.Ticks running = ticks;
         if (running != null) {
             running.close();
         }

@@ -1,5 +1,6 @@
 package io.leasehold.app;
 
+import io.leasehold.clock.TickingClock;
 import io.leasehold.config.ConfigCheck;
 import io.leasehold.config.LeaseholdConfig;
 import io.leasehold.core.Backoff;
@@ -9,8 +10,8 @@ import io.leasehold.drain.DrainEvents;
 import io.leasehold.drain.DrainSettings;
 import io.leasehold.drain.Drainer;
 import io.leasehold.handler.Handler;
-import io.leasehold.lease.EpochFloor;
 import io.leasehold.jetstream.JetStreamBackend;
+import io.leasehold.lease.EpochFloor;
 import io.leasehold.nats.NatsBus;
 import io.leasehold.nats.NatsConnector;
 import io.leasehold.nats.NatsSettings;
@@ -24,10 +25,10 @@ import io.leasehold.spool.PosixItemStore;
 import io.leasehold.spool.PosixSpool;
 import io.leasehold.spool.PosixSpoolUpkeep;
 import io.leasehold.spool.Spool;
-import io.leasehold.spool.SpoolEpochFloor;
-import io.leasehold.spool.SpoolUpkeep;
 import io.leasehold.spool.SpoolAnomalies;
+import io.leasehold.spool.SpoolEpochFloor;
 import io.leasehold.spool.SpoolLayout;
+import io.leasehold.spool.SpoolUpkeep;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Instance;
@@ -88,7 +89,7 @@ public class SpoolWiring {
     @Produces
     @Singleton
     @Typed(PosixItemStore.class)
-    PosixItemStore posixItemStore(SpoolLayout layout, PosixSpool spool, LeaseTerms terms, Clock clock,
+    PosixItemStore posixItemStore(SpoolLayout layout, PosixSpool spool, LeaseTerms terms, TickingClock clock,
             DirectorySync sync) {
         return new PosixItemStore(layout, spool, terms, clock, sync);
     }
@@ -166,7 +167,7 @@ public class SpoolWiring {
 
     @Produces
     @Singleton
-    Drainer drainer(Spool spool, Clock clock, LeaseTerms terms, DrainSettings settings, @Selected Handler handler,
+    Drainer drainer(Spool spool, TickingClock clock, LeaseTerms terms, DrainSettings settings, @Selected Handler handler,
             ArrivalWatch arrivals, LeaseholdConfig config, DrainEvents events, LeaseService lease, RenewalThread renewals) {
         return new Drainer(spool, clock, terms, settings, handler, lease.gate(), Infrastructure.getDefaultWorkerPool(),
                 renewals, arrivals, events, config.drain().auto());

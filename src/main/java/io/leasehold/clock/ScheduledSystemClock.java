@@ -1,6 +1,5 @@
 package io.leasehold.clock;
 
-import io.leasehold.core.Clock;
 import io.smallrye.mutiny.Uni;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,7 +16,7 @@ import org.jboss.logging.Logger;
  * (command mode): each tick is subscribed to, not awaited, so one slow tick never holds up another;
  * a tick still running when its next one is due is skipped, as with the Quarkus scheduler.
  */
-public final class ScheduledSystemClock implements Clock, AutoCloseable {
+public final class ScheduledSystemClock implements TickingClock, AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(ScheduledSystemClock.class);
 

@@ -1,6 +1,5 @@
 package io.leasehold.clock;
 
-import io.leasehold.core.Clock;
 import io.quarkus.arc.DefaultBean;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.Scheduler;
@@ -22,7 +21,7 @@ import org.jboss.logging.Logger;
  */
 @DefaultBean
 @ApplicationScoped
-public class SystemClock implements Clock {
+public class SystemClock implements TickingClock {
 
     private static final Logger LOG = Logger.getLogger(SystemClock.class);
 

@@ -2,8 +2,7 @@ package io.leasehold.command;
 
 import io.leasehold.app.Holders;
 import io.leasehold.clock.ScheduledSystemClock;
-import io.leasehold.core.Blocking;
-import io.leasehold.core.Clock;
+import io.leasehold.clock.TickingClock;
 import io.leasehold.lease.ActRefused;
 import io.leasehold.lease.Holder;
 import io.leasehold.lease.LeaseStore;
@@ -12,6 +11,7 @@ import io.leasehold.nats.NatsBus;
 import io.leasehold.nats.NatsConnector;
 import io.leasehold.nats.NatsKvLeaseStore;
 import io.leasehold.nats.NatsSettings;
+import io.leasehold.workers.Blocking;
 import java.io.IOException;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -87,7 +87,7 @@ final class ExecCommand {
                 LOG.infof("CMD waits for an epoch (%s): it starts once the holder is seen renewing, or this"
                         + " command may take the lease", lease.standing().reason());
             }
-            try (Clock.Ticks looking = watching(decision, watch, timing)) {
+            try (TickingClock.Ticks looking = watching(decision, watch, timing)) {
                 ExecDecision.Verdict verdict = decision.await();
                 switch (verdict.kind()) {
                     case BORROWED:
@@ -109,7 +109,7 @@ final class ExecCommand {
     }
 
     /** Reads for the watch while the decision is open, and on while CMD acts under a borrowed epoch. */
-    private Clock.Ticks watching(ExecDecision decision, BorrowedEpoch watch, LeaseTiming timing) {
+    private TickingClock.Ticks watching(ExecDecision decision, BorrowedEpoch watch, LeaseTiming timing) {
         if (decision.made()) {
             return () -> { };
         }

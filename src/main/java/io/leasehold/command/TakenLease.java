@@ -1,7 +1,7 @@
 package io.leasehold.command;
 
 import io.leasehold.app.LoggedLeaseEvents;
-import io.leasehold.core.Clock;
+import io.leasehold.clock.TickingClock;
 import io.leasehold.lease.ActRefused;
 import io.leasehold.lease.ControllerLease;
 import io.leasehold.lease.EpochFloor;
@@ -36,11 +36,11 @@ final class TakenLease {
     }
 
     private final ControllerLease lease;
-    private final Clock clock;
+    private final TickingClock clock;
     private final LeaseTiming timing;
-    private Clock.Ticks ticks;
+    private TickingClock.Ticks ticks;
 
-    TakenLease(LeaseStore store, EpochFloor floor, Clock clock, LeaseTiming timing, Holder me, Executor workers,
+    TakenLease(LeaseStore store, EpochFloor floor, TickingClock clock, LeaseTiming timing, Holder me, Executor workers,
             Listener listener, CommandRun run) {
         this.clock = clock;
         this.timing = timing;

@@ -1,14 +1,13 @@
 package io.leasehold.core;
 
-import io.smallrye.mutiny.Uni;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.function.Supplier;
 
 /**
- * The one source of wall-clock readings and of the ticks that drive renewals and scans.
- * Production uses the system clock and the Quarkus scheduler; tests drive both by hand, so a
- * lease can pass without anyone waiting for it.
+ * The one source of wall-clock and monotonic readings and of one-shot timers. Production uses the
+ * system clock; tests drive it by hand, so a lease can pass without anyone waiting for it. The
+ * periodic ticks that drive renewals and scans return a Mutiny {@code Uni}, so they live outside
+ * the core, in {@code io.leasehold.clock.TickingClock}.
  */
 public interface Clock {
 
@@ -21,12 +20,6 @@ public interface Clock {
     long monotonicNanos();
 
     /**
-     * Runs {@code tick} every {@code period} until the returned handle is closed. A tick that is
-     * still running when the next one is due is not started twice.
-     */
-    Ticks every(String name, Duration period, Supplier<Uni<Void>> tick);
-
-    /**
      * Runs {@code task} once, {@code delay} from now on the monotonic clock, on a timer thread of its
      * own: never behind the worker pool, so a deadline fires when it falls, starved or not. The task
      * must be short (hand longer work to an executor); closing the handle before it ran cancels it.
@@ -35,12 +28,6 @@ public interface Clock {
 
     /** A one-shot timer that has not fired yet, or has. */
     interface Timer extends AutoCloseable {
-        @Override
-        void close();
-    }
-
-    /** A running periodic tick. */
-    interface Ticks extends AutoCloseable {
         @Override
         void close();
     }

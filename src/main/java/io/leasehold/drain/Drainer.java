@@ -1,8 +1,7 @@
 package io.leasehold.drain;
 
-import io.leasehold.core.Blocking;
+import io.leasehold.clock.TickingClock;
 import io.leasehold.core.ClaimName;
-import io.leasehold.core.Clock;
 import io.leasehold.core.HeldClaim;
 import io.leasehold.core.LeaseTerms;
 import io.leasehold.core.Sightings;
@@ -10,6 +9,7 @@ import io.leasehold.handler.Handler;
 import io.leasehold.lease.LeaseGate;
 import io.leasehold.spool.ArrivalWatch;
 import io.leasehold.spool.Spool;
+import io.leasehold.workers.Blocking;
 import io.smallrye.mutiny.Uni;
 import java.io.IOException;
 import java.time.Duration;
@@ -35,7 +35,7 @@ public final class Drainer {
     private static final Duration FIRST_SCAN_LIMIT = Duration.ofMinutes(1);
 
     private final Spool spool;
-    private final Clock clock;
+    private final TickingClock clock;
     private final LeaseTerms terms;
     private final DrainSettings settings;
     private final Executor workers;
@@ -57,14 +57,14 @@ public final class Drainer {
     private final ClaimSource source;
     private final AtomicInteger fillRequests = new AtomicInteger();
     private final IdleWaiters idleWaiters = new IdleWaiters();
-    private final List<Clock.Ticks> ticks = new CopyOnWriteArrayList<>();
+    private final List<TickingClock.Ticks> ticks = new CopyOnWriteArrayList<>();
     private final AtomicInteger passes = new AtomicInteger();
     private final boolean auto;
     private volatile boolean accepting;
     /** The thread of the renewal pass under way, if any. */
     private volatile Thread renewalPass;
 
-    public Drainer(Spool spool, Clock clock, LeaseTerms terms, DrainSettings settings, Handler handler,
+    public Drainer(Spool spool, TickingClock clock, LeaseTerms terms, DrainSettings settings, Handler handler,
             LeaseGate gate, Executor workers, Executor renewals, ArrivalWatch arrivals, DrainEvents events,
             boolean auto) {
         this.spool = spool;
@@ -362,7 +362,7 @@ public final class Drainer {
         for (HeldClaim claim : List.copyOf(held.values())) {
             handBack(claim);
         }
-        ticks.forEach(Clock.Ticks::close);
+        ticks.forEach(TickingClock.Ticks::close);
         ticks.clear();
     }
 

@@ -1,6 +1,6 @@
 package io.leasehold.spool;
 
-import io.leasehold.core.Clock;
+import io.leasehold.clock.TickingClock;
 import io.leasehold.core.ItemId;
 import io.leasehold.core.LeaseTerms;
 import java.io.IOException;
@@ -16,7 +16,7 @@ import java.util.function.Consumer;
 /** The API's view of a spool on a POSIX filesystem. */
 public final class PosixItemStore implements ItemStore, AutoCloseable {
 
-    private final Clock clock;
+    private final TickingClock clock;
     private final ItemQueries queries;
     private final ItemMoves moves;
     private final Enqueue enqueue;
@@ -33,11 +33,11 @@ public final class PosixItemStore implements ItemStore, AutoCloseable {
     private final SpoolCensus census;
     private final SpoolRecount recount;
 
-    public PosixItemStore(SpoolLayout layout, PosixSpool spool, LeaseTerms terms, Clock clock) {
+    public PosixItemStore(SpoolLayout layout, PosixSpool spool, LeaseTerms terms, TickingClock clock) {
         this(layout, spool, terms, clock, new PosixDirectorySync());
     }
 
-    public PosixItemStore(SpoolLayout layout, PosixSpool spool, LeaseTerms terms, Clock clock, DirectorySync sync) {
+    public PosixItemStore(SpoolLayout layout, PosixSpool spool, LeaseTerms terms, TickingClock clock, DirectorySync sync) {
         this.clock = clock;
         this.layout = layout;
         this.spool = spool;

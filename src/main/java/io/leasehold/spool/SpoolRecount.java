@@ -1,6 +1,6 @@
 package io.leasehold.spool;
 
-import io.leasehold.core.Clock;
+import io.leasehold.clock.TickingClock;
 import io.smallrye.mutiny.Uni;
 import java.io.IOException;
 import java.time.Duration;
@@ -31,9 +31,9 @@ public final class SpoolRecount implements AutoCloseable {
     private final SpoolLayout layout;
     private final FolderListing listing;
     private final SpoolCensus census;
-    private final Clock clock;
+    private final TickingClock clock;
     private volatile ExecutorService thread;
-    private volatile Clock.Ticks ticks;
+    private volatile TickingClock.Ticks ticks;
     /** Recounts never overlap: the census thread's ticks, and a test's own calls, take turns. */
     private final Object oneAtATime = new Object();
     /** Set by {@link #start}: skipping ticks only matters for the ticks it starts. */
@@ -41,7 +41,7 @@ public final class SpoolRecount implements AutoCloseable {
     private Set<String> notFiles = Set.of();
     private long recounts;
 
-    SpoolRecount(SpoolLayout layout, FolderListing listing, SpoolCensus census, Clock clock) {
+    SpoolRecount(SpoolLayout layout, FolderListing listing, SpoolCensus census, TickingClock clock) {
         this.layout = layout;
         this.listing = listing;
         this.census = census;

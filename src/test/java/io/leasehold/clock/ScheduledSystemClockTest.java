@@ -3,7 +3,6 @@ package io.leasehold.clock;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.leasehold.core.Clock;
 import io.leasehold.testing.Await;
 import io.smallrye.mutiny.Uni;
 import java.time.Duration;
@@ -44,7 +43,7 @@ class ScheduledSystemClockTest {
     @Test
     void ticksRepeatAndStopWhenClosed() {
         AtomicInteger ticks = new AtomicInteger();
-        Clock.Ticks handle = clock.every("t", PERIOD, () -> {
+        TickingClock.Ticks handle = clock.every("t", PERIOD, () -> {
             ticks.incrementAndGet();
             return Uni.createFrom().voidItem();
         });

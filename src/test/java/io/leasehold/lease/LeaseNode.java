@@ -1,6 +1,6 @@
 package io.leasehold.lease;
 
-import io.leasehold.core.Clock;
+import io.leasehold.clock.TickingClock;
 import io.leasehold.testing.DrivenClock;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -15,7 +15,7 @@ class LeaseNode {
     final DrivenClock clock;
     final RecordingLeaseEvents events = new RecordingLeaseEvents();
     final ControllerLease lease;
-    final Clock.Ticks ticks;
+    final TickingClock.Ticks ticks;
 
     LeaseNode(LeaseStore store, EpochFloor floor, Executor calls, LeaseTiming timing, String name, Executor steps,
             DrivenClock clock) {

@@ -1,6 +1,6 @@
 package io.leasehold.testing;
 
-import io.leasehold.core.Clock;
+import io.leasehold.clock.TickingClock;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.inject.Alternative;
@@ -19,7 +19,7 @@ import java.util.function.Supplier;
 @Alternative
 @Priority(1)
 @Singleton
-public class DrivenClock implements Clock {
+public class DrivenClock implements TickingClock {
 
     public static final Instant START = Instant.parse("2026-11-30T15:00:00Z");
     private static final Duration TICK_WAIT = Duration.ofSeconds(30);

@@ -1,4 +1,4 @@
-package io.leasehold.core;
+package io.leasehold.workers;
 
 import io.smallrye.mutiny.Uni;
 import java.io.IOException;
