@@ -79,7 +79,7 @@ public final class Drainer {
         this.tally = new DrainTally(events);
         this.renewal = new ClaimRenewal(spool, clock, tally);
         this.settlement = new Settlement(spool, clock, terms, settings, tally,
-                () -> ThreadLocalRandom.current().nextDouble(), sightings);
+                () -> ThreadLocalRandom.current().nextDouble(), sightings, this::handingBack);
         this.settlementRetry = new SettlementRetry(settlement, clock, settings.backoff(), tally,
                 () -> ThreadLocalRandom.current().nextDouble());
         this.takeover = new Takeover(spool, clock, terms, settings, tally, sightings);
@@ -299,10 +299,12 @@ public final class Drainer {
         return null;
     }
 
+    /** Marked before the item is back in pending/: the watch reports it at once, and it is not ours to claim. */
+    private void handingBack(String id) {
+        source.handedBackForOthers(id);
+    }
+
     private void finished(HeldClaim held, String where) {
-        if (where.equals(Settlement.HANDED_BACK)) {
-            source.handedBackForOthers(held.id());
-        }
         this.held.remove(held.id(), held);
         working.remove(held);
     }

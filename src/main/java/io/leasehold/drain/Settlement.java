@@ -13,6 +13,7 @@ import io.leasehold.spool.Spool;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 import org.jboss.logging.Logger;
 
@@ -41,9 +42,15 @@ final class Settlement {
     private final DrainEvents events;
     private final DoubleSupplier random;
     private final Sightings sightings;
+    private final Consumer<String> handingBack;
 
+    /**
+     * {@code handingBack} hears of an item about to go back to pending/ for the lease holder, before it is
+     * there: a watch of pending/ reports it at once, and this instance must not claim it again first.
+     */
     Settlement(Spool spool, Clock clock, LeaseTerms terms, DrainSettings settings, DrainEvents events,
-            DoubleSupplier random, Sightings sightings) {
+            DoubleSupplier random, Sightings sightings, Consumer<String> handingBack) {
+        this.handingBack = handingBack;
         this.sightings = sightings;
         this.spool = spool;
         this.clock = clock;
@@ -109,6 +116,7 @@ final class Settlement {
             return "lost";
         }
         LOG.infof("item %s is handed back for the current lease holder: %s", claim.id(), why);
+        handingBack.accept(claim.id());
         String where = move(claim, spool::handBack) ? HANDED_BACK : "lost";
         if (where.equals("lost")) {
             events.lost(claim.id());

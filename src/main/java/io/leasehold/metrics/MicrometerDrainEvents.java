@@ -13,6 +13,15 @@ import java.util.concurrent.ConcurrentHashMap;
 @Singleton
 public class MicrometerDrainEvents implements DrainEvents {
 
+    /**
+     * Fixed histogram buckets for handler durations, from a fast http call to a long exec job: the same
+     * buckets on every instance, so dashboards can add them up and take quantiles across the fleet.
+     */
+    static final Duration[] BUCKETS = {Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25),
+        Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500),
+        Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10),
+        Duration.ofSeconds(30), Duration.ofMinutes(1), Duration.ofMinutes(5), Duration.ofMinutes(15)};
+
     private final MeterRegistry registry;
     private final Counter claims;
     private final Counter renewals;
@@ -67,7 +76,8 @@ public class MicrometerDrainEvents implements DrainEvents {
         attempts.computeIfAbsent(outcome, o -> Counter.builder("leasehold.attempts")
                 .description("handler attempts by outcome").tag("outcome", o).register(registry)).increment();
         durations.computeIfAbsent(outcome, o -> Timer.builder("leasehold.handler.duration")
-                .description("time one handler attempt took").tag("outcome", o).register(registry)).record(took);
+                .description("time one handler attempt took").tag("outcome", o)
+                .serviceLevelObjectives(BUCKETS).register(registry)).record(took);
     }
 
     @Override

@@ -60,7 +60,8 @@ class ManifestsTest {
 
     @Test
     void kustomizationsListEveryManifestOfTheirFolder() {
-        for (Path dir : List.of(Manifests.KUBERNETES, Manifests.KNATIVE, Manifests.KNATIVE_JETSTREAM)) {
+        for (Path dir : List.of(Manifests.KUBERNETES, Manifests.KNATIVE, Manifests.KNATIVE_JETSTREAM,
+                Manifests.ROOT.resolve("monitoring"))) {
             Doc k = Manifests.only(Manifests.load(dir.resolve("kustomization.yaml")), "Kustomization", "");
             Set<String> listed = Manifests.list(k.body().get("resources"), k + " resources").stream()
                     .map(String::valueOf).collect(Collectors.toCollection(TreeSet::new));
