@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.leasehold.core.Outcome;
 import io.leasehold.testing.Await;
 import io.leasehold.testing.LogCapture;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -74,10 +75,23 @@ class ExecOutputTest extends ExecOutputFixture {
         assertEquals(new Outcome.Failed("exit 2: gave up"), outcome);
         long grandchild = Long.parseLong(Files.readString(pid, StandardCharsets.UTF_8).trim());
         try {
-            Await.until("the grandchild ended with its attempt", WAIT,
-                    () -> ProcessHandle.of(grandchild).map(h -> !h.isAlive()).orElse(true));
+            Await.until("the grandchild ended with its attempt", WAIT, () -> ended(grandchild));
         } finally {
             ProcessHandle.of(grandchild).ifPresent(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    /**
+     * Gone, or a zombie: killed, and only waiting for whoever adopted it to reap it (the JDK calls a
+     * zombie alive, and this machine's init may reap late). A live process is in any other state.
+     */
+    private static boolean ended(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.UTF_8);
+            char state = stat.charAt(stat.lastIndexOf(')') + 2);
+            return state == 'Z' || state == 'X';
+        } catch (IOException e) {
+            return true;
         }
     }
 }
