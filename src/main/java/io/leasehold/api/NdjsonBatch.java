@@ -16,6 +16,7 @@ import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 
 /**
  * Reads a POST /items/batch body, one JSON object a line ({@code {"id":..,"payload":..}} or
@@ -66,21 +67,35 @@ final class NdjsonBatch {
     }
 
     /**
-     * Answers an earlier line's 409 for the caller to throw when that line's id is known, else throws
-     * {@code own}: the first refused line is the one named, as a store that checks each id as its line is
-     * read would answer (a store may hear of its creates lines later).
+     * The refusal to answer for a line refused as {@code own}: an earlier line's 409 when that line's id
+     * is known, else {@code own}. The first refused line is the one named, as a store that checks each id
+     * as its line is read would answer (a store may hear of its creates lines later).
      */
-    static <E extends Exception> RuntimeException firstRefused(StagedBatch batch, E own) throws E {
+    static LineRefusedException firstRefused(StagedBatch batch, LineRefusedException own) {
+        return earlierKnown(batch, own).orElse(own);
+    }
+
+    /** As {@link #firstRefused(StagedBatch, LineRefusedException)} for an upload that broke off: throws it unless an earlier line's 409 answers first. */
+    static LineRefusedException firstRefused(StagedBatch batch, IOException own) throws IOException {
+        Optional<LineRefusedException> earlier = earlierKnown(batch, own);
+        if (earlier.isEmpty()) {
+            throw own;
+        }
+        return earlier.get();
+    }
+
+    private static Optional<LineRefusedException> earlierKnown(StagedBatch batch, Exception own) {
         try {
             batch.refusedSoFar();
+            return Optional.empty();
         } catch (ItemStore.DuplicateItemException earlier) {
             LineRefusedException first = known(earlier, earlier.line());
             first.addSuppressed(own);
-            return first;
+            return Optional.of(first);
         } catch (IOException unknown) { // the store cannot tell now: the line's own refusal stands
             own.addSuppressed(unknown);
+            return Optional.empty();
         }
-        throw own;
     }
 
     /** Stages every line of {@code body} into {@code batch}; returns how many items. */

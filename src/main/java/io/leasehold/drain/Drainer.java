@@ -245,8 +245,8 @@ public final class Drainer {
         for (HeldClaim claim = first; claim != null; ) {
             LaneTurn turn = new LaneTurn();
             HeldClaim current = claim;
-            ClaimWork.Run run = work.on(current, where -> {
-                finished(current, where);
+            ClaimWork.Run run = work.on(current, where -> { // where it went is the events' business, told by the settlement
+                finished(current);
                 if (!turn.endedInline()) {
                     goOnElsewhere();
                 }
@@ -299,12 +299,15 @@ public final class Drainer {
         return null;
     }
 
-    /** Marked before the item is back in pending/: the watch reports it at once, and it is not ours to claim. */
+    /**
+     * Marked before the item is back in pending/ and kept until the next round: the watch reports it in
+     * pending/ (while the claim is still held, or later), and it is the lease holder's to claim, not ours.
+     */
     private void handingBack(String id) {
         source.handedBackForOthers(id);
     }
 
-    private void finished(HeldClaim held, String where) {
+    private void finished(HeldClaim held) {
         this.held.remove(held.id(), held);
         working.remove(held);
     }

@@ -63,11 +63,14 @@ final class BatchMarkers {
         }
         List<String> gone = new ArrayList<>();
         for (String id : again) {
-            if (ledger.read(id).isEmpty()) {
+            Optional<Ledger.Seen> seen = ledger.read(id); // one read answers both: gone, or where to move from
+            if (seen.isEmpty()) {
                 gone.add(id);
+            } else {
+                rollOne(ledger, batch, id, seen, arrivals);
             }
         }
-        rollForward(ledger, batch, again, arrivals);
+        ledger.removeRaw(key(batch));
         if (!gone.isEmpty()) {
             throw new IOException(gone.size() + " item(s) of " + batch + " were taken back by housekeeping before "
                     + "its commit, the others are pending: " + gone + " (instances' clocks further apart than half "
@@ -79,18 +82,26 @@ final class BatchMarkers {
     static void rollForward(Ledger ledger, String batch, List<String> ids, Consumer<String> arrivals)
             throws IOException {
         for (String id : ids) {
-            for (int look = 0; look < 3; look++) {
-                Optional<Ledger.Seen> seen = ledger.read(id);
-                if (seen.isEmpty() || !seen.get().entry().staged() || !batch.equals(seen.get().entry().holder())) {
-                    break; // turned already (by this commit's earlier try, or by housekeeping)
-                }
-                if (ledger.replace(id, seen.get(), seen.get().entry().committed())) {
-                    arrivals.accept(id);
-                    break;
-                }
-            }
+            rollOne(ledger, batch, id, ledger.read(id), arrivals);
         }
         ledger.removeRaw(key(batch));
+    }
+
+    /** Turns one item pending if it is still staged by {@code batch}, starting from {@code seen}; a few tries. */
+    private static void rollOne(Ledger ledger, String batch, String id, Optional<Ledger.Seen> seen,
+            Consumer<String> arrivals) throws IOException {
+        for (int look = 0; look < 3; look++) {
+            if (look > 0) {
+                seen = ledger.read(id);
+            }
+            if (seen.isEmpty() || !seen.get().entry().staged() || !batch.equals(seen.get().entry().holder())) {
+                return; // turned already (by this commit's earlier try, or by housekeeping)
+            }
+            if (ledger.replace(id, seen.get(), seen.get().entry().committed())) {
+                arrivals.accept(id);
+                return;
+            }
+        }
     }
 
     /**

@@ -124,6 +124,11 @@ final class JetStreamStagedBatch implements StagedBatch {
         }
     }
 
+    /** The batch's own name: its staged entries' holder and its marker's key. */
+    String name() {
+        return batch;
+    }
+
     @Override
     public void refusedSoFar() throws IOException {
         refused(creates.await());

@@ -233,6 +233,52 @@ class DrainFailureTest extends SpoolTestBase {
         assertEquals(7L, instance.handler.awaitStarted("fenced", 1).epoch(), "still attempt 1, with the gate's epoch");
     }
 
+    /**
+     * The same race made certain: the watch reports the hand-back while its move returns (on the very
+     * thread that made it) and again once the claim is let go, then reports a sentinel item. Candidates are
+     * taken in arrival order, so once the sentinel is claimed the fill has looked at the handed-back item
+     * after the claim was let go: it must have left it for the lease holder.
+     */
+    @Test
+    void aHandBackTheWatchReportsIsNotClaimedAgainBeforeTheNextPoll() throws IOException {
+        CapturedWatch watch = new CapturedWatch();
+        FaultySpool[] faulty = new FaultySpool[1];
+        Instance instance = new Instance(layout, T0, 5, true, watch, real -> faulty[0] = new FaultySpool(real));
+        instances.add(instance);
+        enqueue("fenced");
+        faulty[0].afterHandBack = claim -> watch.report(claim.id());
+        instance.gate.refusal = "the controller lease was lost";
+        instance.poll();
+        Await.until("handed back and let go", WAIT, () -> instance.events.count("settled:fenced:handed-back") == 1
+                && instance.drainer.claimsHeld() == 0);
+        enqueue("zz-sentinel");
+        watch.report("fenced");
+        watch.report("zz-sentinel");
+        Await.until("the sentinel claimed", WAIT, () -> instance.events.count("claimed:zz-sentinel") == 1);
+        assertEquals(1, instance.events.count("claimed:fenced"), "not claimed again before the next poll tick");
+        instance.poll();
+        Await.until("tried again at the next poll", WAIT, () -> instance.events.count("claimed:fenced") == 2);
+    }
+
+    /** A watch whose reports the test makes, on the thread it chooses. */
+    private static final class CapturedWatch implements io.leasehold.spool.ArrivalWatch {
+        private volatile java.util.function.Consumer<String> arrived = name -> { };
+
+        @Override
+        public boolean start(java.util.function.Consumer<String> arrived, Runnable missed) {
+            this.arrived = arrived;
+            return true;
+        }
+
+        void report(String name) {
+            arrived.accept(name);
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
     @Test
     void nothingIsClaimedWhileTheGateSaysNot() throws IOException {
         Instance instance = instance(T0, 5, true);

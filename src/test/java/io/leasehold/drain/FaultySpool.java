@@ -34,6 +34,8 @@ final class FaultySpool implements Spool {
     private final Map<String, Fault> faults = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> failed = new ConcurrentHashMap<>();
     volatile AfterClaim afterClaim = claim -> { };
+    /** Runs right after a hand-back landed in pending/, before it returns (e.g. a watch that reports it at once). */
+    volatile AfterClaim afterHandBack = claim -> { };
     /** Runs once a payload was read, before it is returned (e.g. a stop that comes during the look). */
     volatile Runnable afterPayload = () -> { };
 
@@ -126,7 +128,11 @@ final class FaultySpool implements Spool {
     @Override
     public boolean handBack(ClaimName claim) throws IOException {
         maybeFail("handBack");
-        return real.handBack(claim);
+        boolean moved = real.handBack(claim);
+        if (moved) {
+            afterHandBack.run(claim);
+        }
+        return moved;
     }
 
     @Override

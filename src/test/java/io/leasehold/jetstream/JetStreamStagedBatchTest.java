@@ -7,10 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.StagedBatch;
+import io.leasehold.testing.Await;
 import io.leasehold.testing.DrivenClock;
 import io.leasehold.testing.SharedNatsServer;
 import java.io.OutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -27,14 +30,15 @@ class JetStreamStagedBatchTest {
     @RegisterExtension
     static final SharedNatsServer NATS = new SharedNatsServer();
     private static int buckets;
+    private String bucket;
     private static final int SIZE = 15_000;
     private final DrivenClock clock = new DrivenClock();
     private InstanceRig rig;
 
     @BeforeEach
     void open() throws Exception {
-        rig = InstanceRig.open(NATS.server().url(), "staged-" + ProcessHandle.current().pid() + "-" + ++buckets,
-                64 * 1024, clock, "a");
+        bucket = "staged-" + ProcessHandle.current().pid() + "-" + ++buckets;
+        rig = InstanceRig.open(NATS.server().url(), bucket, 64 * 1024, clock, "a");
     }
 
     @AfterEach
@@ -107,5 +111,61 @@ class JetStreamStagedBatchTest {
         for (int i = 0; i < 200; i++) {
             assertEquals(Optional.empty(), rig.ledger.read("f" + i), "f" + i);
         }
+    }
+
+    @Test
+    void aBatchStagedLongerThanHalfOfTmpMaxAgeIsRefusedAtItsCommitAndLeavesNothing() throws Exception {
+        StagedBatch batch = rig.store.stageBatch(64 * 1024);
+        for (int i = 0; i < 3; i++) {
+            line(batch, i + 1, "s" + i, payload(i));
+        }
+        // A slow sender: past half of tmp-max-age another instance's housekeeping may take it for a dead one's.
+        clock.pass(InstanceRig.TMP_MAX_AGE.dividedBy(2).plusSeconds(1));
+        IOException refused = assertThrows(ItemStore.SpoolUnavailableException.class, batch::commit);
+        assertTrue(refused.getMessage().contains("send it again"), refused.getMessage());
+        batch.close();
+        for (int i = 0; i < 3; i++) {
+            assertEquals(Optional.empty(), rig.ledger.read("s" + i), "s" + i);
+        }
+        assertEquals(Optional.empty(), rig.ledger.readRaw(BatchMarkers.key(batchOf(batch))), "no marker was written");
+    }
+
+    /**
+     * Clocks further apart than the guard allows: an instance whose clock is hours ahead finds the batch's
+     * staged entries older than tmp-max-age, with no marker, and takes them back while the batch still
+     * stages. The commit must not answer 201 for items that are gone: it names them and removes its marker.
+     */
+    @Test
+    void itemsASkewedInstancesHousekeepingTookBackBeforeTheMarkerFailTheCommitByName() throws Exception {
+        DrivenClock ahead = new DrivenClock();
+        ahead.set(clock.now().plus(Duration.ofHours(2)));
+        try (InstanceRig skewed = InstanceRig.open(NATS.server().url(), bucket, 64 * 1024, ahead, "b")) {
+            StagedBatch batch = rig.store.stageBatch(64 * 1024);
+            line(batch, 1, "k0", payload(0));
+            line(batch, 2, "k1", payload(1));
+            batch.refusedSoFar(); // both creates have landed
+            int[] takenBack = {0};
+            Await.until("the skewed instance's housekeeping takes both staged items back", Duration.ofSeconds(20),
+                    () -> {
+                        try {
+                            takenBack[0] += skewed.store.recover(ahead.now().minus(InstanceRig.TMP_MAX_AGE));
+                        } catch (IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                        return takenBack[0] == 2;
+                    });
+            IOException failed = assertThrows(IOException.class, batch::commit);
+            assertTrue(failed.getMessage().contains("taken back by housekeeping") && failed.getMessage().contains("k0")
+                    && failed.getMessage().contains("k1"), failed.getMessage());
+            batch.close();
+            assertEquals(Optional.empty(), rig.ledger.read("k0"));
+            assertEquals(Optional.empty(), rig.ledger.read("k1"));
+            assertEquals(Optional.empty(), rig.ledger.readRaw(BatchMarkers.key(batchOf(batch))),
+                    "the marker goes with the failed commit");
+        }
+    }
+
+    private static String batchOf(StagedBatch batch) {
+        return ((JetStreamStagedBatch) batch).name();
     }
 }
