@@ -12,31 +12,35 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The core holds the protocol's rules and arithmetic; it must stay readable and testable without any
- * framework, so it may import only {@code java.*} and itself. Read as text (no class loading, no
- * Quarkus), so a framework import fails here by file and line, before anyone has to notice it.
+ * The core holds the protocol's rules and arithmetic, and the lease its state machine; both must stay
+ * readable and testable without any framework, so they may import only {@code java.*}, the core and
+ * themselves. Read as text (no class loading, no Quarkus), so a framework import fails here by file and
+ * line, before anyone has to notice it.
  */
 class CorePurityTest {
 
-    private static final Path CORE = Path.of("src/main/java/io/leasehold/core");
+    private static final Path SOURCES = Path.of("src/main/java/io/leasehold");
     private static final Pattern IMPORT = Pattern.compile("^\\s*import\\s+(static\\s+)?([\\w.]+(?:\\.\\*)?)\\s*;");
     /** A framework's name written out in code, which an import check alone would let through. */
     private static final Pattern QUALIFIED = Pattern.compile(
             "\\b(io\\.smallrye|io\\.quarkus|io\\.vertx|io\\.nats|io\\.micrometer|org\\.jboss|com\\.fasterxml|jakarta|javax)\\.");
 
-    @Test
-    void coreImportsOnlyJavaAndItself() throws IOException {
-        List<Path> files = javaFiles();
-        assertTrue(files.size() > 5, "expected the core's sources under " + CORE.toAbsolutePath() + ", found " + files);
+    @ParameterizedTest
+    @ValueSource(strings = {"core", "lease"})
+    void importsOnlyJavaTheCoreAndItself(String pkg) throws IOException {
+        List<Path> files = javaFiles(SOURCES.resolve(pkg));
+        assertTrue(files.size() > 5, "expected the sources of " + pkg + " under " + SOURCES.toAbsolutePath()
+                + ", found " + files);
         List<String> offences = new ArrayList<>();
         for (Path file : files) {
             List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
             for (int i = 0; i < lines.size(); i++) {
                 Matcher m = IMPORT.matcher(lines.get(i));
-                if (m.find() && !allowed(m.group(2))) {
+                if (m.find() && !allowed(m.group(2), pkg)) {
                     offences.add(file.getFileName() + ":" + (i + 1) + " imports " + m.group(2));
                 }
             }
@@ -46,15 +50,16 @@ class CorePurityTest {
                 offences.add(file.getFileName() + " names " + q.group(1) + ".* in its code");
             }
         }
-        assertEquals(List.of(), offences, "io.leasehold.core may import only java.* and io.leasehold.core.*");
+        assertEquals(List.of(), offences, "io.leasehold." + pkg + " may import only java.*, io.leasehold.core.* and "
+                + "io.leasehold." + pkg + ".*");
     }
 
-    private static boolean allowed(String name) {
-        return name.startsWith("java.") || name.startsWith("io.leasehold.core.");
+    private static boolean allowed(String name, String pkg) {
+        return name.startsWith("java.") || name.startsWith("io.leasehold.core.") || name.startsWith("io.leasehold." + pkg + ".");
     }
 
-    private static List<Path> javaFiles() throws IOException {
-        try (Stream<Path> walk = Files.walk(CORE)) {
+    private static List<Path> javaFiles(Path dir) throws IOException {
+        try (Stream<Path> walk = Files.walk(dir)) {
             return walk.filter(p -> p.toString().endsWith(".java")).sorted().toList();
         }
     }

@@ -116,10 +116,10 @@ public class LeaseService {
     private Uni<Void> step() {
         ControllerLease current = lease;
         if (current != null) {
-            return current.tick();
+            return Uni.createFrom().completionStage(current::tick);
         }
         return Blocking.run(threads, this::connect)
-                .chain(() -> lease == null ? Uni.createFrom().voidItem() : lease.tick());
+                .chain(() -> lease == null ? Uni.createFrom().voidItem() : Uni.createFrom().completionStage(lease::tick));
     }
 
     /**

@@ -10,6 +10,7 @@ import io.leasehold.lease.LeaseEvents;
 import io.leasehold.lease.LeaseStore;
 import io.leasehold.lease.LeaseTiming;
 import io.leasehold.lease.Standing;
+import io.smallrye.mutiny.Uni;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
@@ -52,13 +53,13 @@ final class TakenLease {
 
     /** One step now, to its end (each store call inside is bounded by the lease itself). */
     void firstStep() {
-        lease.tick().await().indefinitely();
+        lease.tick().join();
     }
 
     /** Steps every renew-every from now on, until {@link #release}. */
     synchronized void keepStepping() {
         if (ticks == null) {
-            ticks = clock.every("leasehold-exec-lease", timing.renewEvery(), lease::tick);
+            ticks = clock.every("leasehold-exec-lease", timing.renewEvery(), () -> Uni.createFrom().completionStage(lease::tick));
         }
     }
 

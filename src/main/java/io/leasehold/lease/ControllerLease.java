@@ -1,12 +1,12 @@
 package io.leasehold.lease;
 
 import io.leasehold.core.Clock;
-import io.smallrye.mutiny.Uni;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -92,9 +92,12 @@ public final class ControllerLease implements LeaseGate {
         return lost != null ? lost : standing;
     }
 
-    /** One step of the state machine: what the renew-every tick runs. Completes when it has run. */
-    public Uni<Void> tick() {
-        return Uni.createFrom().completionStage(() -> steps.submit(this::step));
+    /**
+     * One step of the state machine, submitted now: what the renew-every tick runs. Completes when it
+     * has run. A plain future, so the lease needs no reactive library; the wiring adapts it.
+     */
+    public CompletableFuture<Void> tick() {
+        return steps.submit(this::step);
     }
 
     void step() {

@@ -4,7 +4,8 @@ import java.time.Instant;
 
 /**
  * How this process stands to the controller lease right now, as {@code /lease}, readiness and the
- * log show it. Immutable: a new one replaces the old at each change.
+ * log show it. Immutable: a new one replaces the old at each change. Its JSON leaves out what is
+ * null ({@code io.leasehold.api.StandingJson}), so the lease needs no JSON library.
  *
  * @param mode held, waiting, unleased, no-bus or lost
  * @param epoch the epoch this process acts under (the holder's when waiting; 0 when none)
@@ -13,7 +14,6 @@ import java.time.Instant;
  * @param reason why the mode is what it is, for people
  * @param reset what was said when the store was found behind the epoch floor, if it was
  */
-@com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
 public record Standing(String mode, long epoch, Holder holder, Instant renewedAt, String reason, Reset reset) {
 
     /** The lease store was found behind the highest epoch ever issued, and its revisions were moved. */

@@ -6,6 +6,7 @@
  * deadline, on its own monotonic clock, before a candidate can have seen the lease unrenewed for a full
  * duration; epochs never go backwards while the epoch floor survives. Does not guarantee that a stale
  * holder's act has no effect (acts under way are not recalled): an epoch fences only receivers that
- * compare it and refuse an older one. Imports Mutiny (for {@code tick()}) and one Jackson annotation.
+ * compare it and refuse an older one. Imports no framework,
+ * only {@code java.*} and the core ({@code CorePurityTest} checks).
  */
 package io.leasehold.lease;

@@ -12,6 +12,7 @@ import io.leasehold.lease.LeaseStore;
 import io.leasehold.lease.LeaseTiming;
 import io.leasehold.lease.RecordingLeaseEvents;
 import io.leasehold.testing.DrivenClock;
+import io.smallrye.mutiny.Uni;
 import java.time.Duration;
 import java.util.Random;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -90,8 +91,8 @@ class BorrowedEpochRaceTest {
                 watch.look();
             }
             if (t == candidatePhase) {
-                candidate.tick().await().indefinitely();
-                candidateClock.every("lease", timing.renewEvery(), candidate::tick);
+                candidate.tick().join();
+                candidateClock.every("lease", timing.renewEvery(), () -> Uni.createFrom().completionStage(candidate::tick));
             }
             if (candidate.standing().mode().equals("held")) {
                 takenAt = t;

@@ -14,6 +14,7 @@ import io.leasehold.spool.SpoolEpochFloor;
 import io.leasehold.spool.SpoolLayout;
 import io.leasehold.testing.DrivenClock;
 import io.leasehold.testing.NatsServer;
+import io.smallrye.mutiny.Uni;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,7 +54,7 @@ class ControllerLeaseTest {
             store.ensureBucket();
             lease = new ControllerLease(store, new SpoolEpochFloor(spool), clock, TIMING,
                     new Holder(name, "test-host", "test"), Runnable::run, workers, events);
-            clock.every("lease", TIMING.renewEvery(), lease::tick);
+            clock.every("lease", TIMING.renewEvery(), () -> Uni.createFrom().completionStage(lease::tick));
         }
 
         String mode() {

@@ -2,6 +2,7 @@ package io.leasehold.lease;
 
 import io.leasehold.clock.TickingClock;
 import io.leasehold.testing.DrivenClock;
+import io.smallrye.mutiny.Uni;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
@@ -22,7 +23,7 @@ class LeaseNode {
         this.clock = clock;
         lease = new ControllerLease(store, floor, clock, timing, new Holder(name, "host", "test"), steps, calls,
                 events);
-        ticks = clock.every("lease", timing.renewEvery(), lease::tick);
+        ticks = clock.every("lease", timing.renewEvery(), () -> Uni.createFrom().completionStage(lease::tick));
     }
 
     /** The tick, to its end (on the steps' executor). */
@@ -32,7 +33,7 @@ class LeaseNode {
 
     /** A tick whose step may block on a held store call: the test awaits it later. */
     CompletableFuture<Void> stepAsync() {
-        return lease.tick().subscribeAsCompletionStage();
+        return lease.tick();
     }
 
     String mode() {

@@ -202,7 +202,7 @@ class LeaseStateMachineTest {
         pools.add(stepper);
         Node a = new Node("a", stepper);
         Gate create = store.holdAnswerOfNext(Call.CREATE); // the create lands, then its answer waits
-        CompletableFuture<Void> step = a.lease.tick().subscribeAsCompletionStage();
+        CompletableFuture<Void> step = a.lease.tick();
         create.awaitHeld();
         CompletableFuture<Void> release = CompletableFuture.runAsync(a.lease::release, calls);
         // The release is final at once; its give-back waits behind the step still running.
