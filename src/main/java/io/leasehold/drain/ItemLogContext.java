@@ -8,7 +8,8 @@ import org.jboss.logging.MDC;
  * works on it, so every line logged meanwhile (the drain's, the handler's) names them; a JSON log has them
  * under {@code mdc}. The MDC is the thread's: set where code for the claim starts on a thread and cleared
  * when it returns ({@code try}-with-resources), so a pooled thread never carries one item's context into
- * the next. What was there before (a nested run) comes back on close.
+ * the next. Cleared, not restored: a thread the JDK made while an item's context was set inherits it (the
+ * log manager's MDC is inheritable), and restoring would hand that stale context back after every item.
  */
 public final class ItemLogContext implements AutoCloseable {
 
@@ -16,19 +17,19 @@ public final class ItemLogContext implements AutoCloseable {
     public static final String ATTEMPT = "attempt";
     public static final String EPOCH = "epoch";
 
-    private final Object item;
-    private final Object attempt;
-    private final Object epoch;
+    private static final ItemLogContext ALREADY_SET = new ItemLogContext(false, null);
 
-    private ItemLogContext() {
-        this.item = MDC.get(ITEM);
-        this.attempt = MDC.get(ATTEMPT);
-        this.epoch = MDC.get(EPOCH);
+    /** Whether closing clears the item's keys (else it only gives the epoch back). */
+    private final boolean clears;
+    private final Object epochBefore;
+
+    private ItemLogContext(boolean clears, Object epochBefore) {
+        this.clears = clears;
+        this.epochBefore = epochBefore;
     }
 
     /** The claim's item and attempt, and its epoch once the look before work has found it. */
     static ItemLogContext of(HeldClaim claim) {
-        ItemLogContext context = new ItemLogContext();
         MDC.put(ITEM, claim.id());
         MDC.put(ATTEMPT, String.valueOf(claim.attempt()));
         Long epoch = claim.epoch();
@@ -37,12 +38,21 @@ public final class ItemLogContext implements AutoCloseable {
         } else {
             MDC.remove(EPOCH);
         }
-        return context;
+        return new ItemLogContext(true, null);
     }
 
-    /** The epoch alone, for the lease's own events; what was there before comes back on close. */
+    /**
+     * As {@link #of}, unless this thread is in the claim's context already (an outcome decided while the
+     * work started): then closing leaves it as it is, for the rest of the work.
+     */
+    static ItemLogContext unlessIn(HeldClaim claim) {
+        boolean inIt = claim.id().equals(MDC.get(ITEM)) && String.valueOf(claim.attempt()).equals(MDC.get(ATTEMPT));
+        return inIt ? ALREADY_SET : of(claim);
+    }
+
+    /** The epoch alone, for the lease's own events; the epoch there before comes back on close. */
     public static ItemLogContext ofEpoch(long epoch) {
-        ItemLogContext context = new ItemLogContext();
+        ItemLogContext context = new ItemLogContext(false, MDC.get(EPOCH));
         epoch(epoch);
         return context;
     }
@@ -63,16 +73,17 @@ public final class ItemLogContext implements AutoCloseable {
 
     @Override
     public void close() {
-        restore(ITEM, item);
-        restore(ATTEMPT, attempt);
-        restore(EPOCH, epoch);
-    }
-
-    private static void restore(String key, Object value) {
-        if (value == null) {
-            MDC.remove(key);
+        if (this == ALREADY_SET) {
+            return;
+        }
+        if (clears) {
+            MDC.remove(ITEM);
+            MDC.remove(ATTEMPT);
+            MDC.remove(EPOCH);
+        } else if (epochBefore == null) {
+            MDC.remove(EPOCH);
         } else {
-            MDC.put(key, value);
+            MDC.put(EPOCH, epochBefore);
         }
     }
 }
