@@ -1,5 +1,6 @@
 package io.leasehold.app;
 
+import io.leasehold.drain.ItemLogContext;
 import io.leasehold.lease.Holder;
 import io.leasehold.lease.LeaseEvents;
 import io.leasehold.lease.LeaseStore;
@@ -27,17 +28,18 @@ public class LoggedLeaseEvents implements LeaseEvents {
     @Override
     public void took(long epoch, LeaseStore.Versioned from) {
         if (from == null) {
-            LOG.infof("took the controller lease: epoch %d", epoch);
+            logged(epoch, () -> LOG.infof("took the controller lease: epoch %d", epoch));
             return;
         }
         Holder h = from.record().holder();
-        LOG.warnf("took the controller lease over from %s on %s at epoch %d, which stopped renewing it without"
-                + " giving it back; now epoch %d", h.instance(), h.host(), from.epoch(), epoch);
+        logged(epoch, () -> LOG.warnf("took the controller lease over from %s on %s at epoch %d, which stopped"
+                + " renewing it without giving it back; now epoch %d", h.instance(), h.host(), from.epoch(), epoch));
     }
 
     @Override
     public void adopted(long epoch) {
-        LOG.infof("an earlier take of this instance had landed: holding the controller lease at epoch %d", epoch);
+        logged(epoch, () -> LOG.infof("an earlier take of this instance had landed: holding the controller lease at"
+                + " epoch %d", epoch));
     }
 
     @Override
@@ -52,7 +54,7 @@ public class LoggedLeaseEvents implements LeaseEvents {
 
     @Override
     public void renewalUnanswered(long epoch, String why) {
-        LOG.warnf("renewal of epoch %d did not answer: %s", epoch, why);
+        logged(epoch, () -> LOG.warnf("renewal of epoch %d did not answer: %s", epoch, why));
     }
 
     @Override
@@ -62,17 +64,25 @@ public class LoggedLeaseEvents implements LeaseEvents {
 
     @Override
     public void lost(Loss loss) {
-        LOG.errorf("the controller lease was lost (epoch %d): %s", loss.standing().epoch(), loss.standing().reason());
+        long epoch = loss.standing().epoch();
+        logged(epoch, () -> LOG.errorf("the controller lease was lost (epoch %d): %s", epoch, loss.standing().reason()));
         onLost.accept(loss);
     }
 
     @Override
     public void released(long epoch) {
-        LOG.infof("released the controller lease (epoch %d)", epoch);
+        logged(epoch, () -> LOG.infof("released the controller lease (epoch %d)", epoch));
     }
 
     @Override
     public void releaseFailed(long epoch, String why) {
-        LOG.warnf("could not release the controller lease (epoch %d): %s", epoch, why);
+        logged(epoch, () -> LOG.warnf("could not release the controller lease (epoch %d): %s", epoch, why));
+    }
+
+    /** The line with the event's epoch in the log context, as an item's lines carry theirs; cleared after. */
+    private static void logged(long epoch, Runnable line) {
+        try (ItemLogContext context = ItemLogContext.ofEpoch(epoch)) {
+            line.run();
+        }
     }
 }

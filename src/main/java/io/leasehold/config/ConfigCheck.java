@@ -140,6 +140,9 @@ public final class ConfigCheck {
     private void all(LeaseholdConfig c) {
         spoolDir(c);
         spoolKind(c);
+        if (c.metrics().stuckAfterLeases() < 1) {
+            problem("leasehold.metrics.stuck-after-leases", "must be at least 1, got " + c.metrics().stuckAfterLeases());
+        }
         if (c.spool().tmpMaxAge().compareTo(Duration.ofMinutes(1)) < 0) {
             // Shorter could remove an upload still streaming in, or a reason being written.
             problem("leasehold.spool.tmp-max-age", "must be at least 1m, got " + c.spool().tmpMaxAge());

@@ -31,6 +31,14 @@ public interface LeaseholdConfig {
 
     LeaseConfig lease();
 
+    MetricsConfig metrics();
+
+    interface MetricsConfig {
+        /** A running claim held longer than this many claim leases counts as stuck ({@code leasehold_claims_stuck}). */
+        @WithDefault("3")
+        int stuckAfterLeases();
+    }
+
     interface SpoolConfig {
         /** {@code directory} (the shared folder below) or {@code jetstream} (NATS, no shared filesystem). */
         @WithDefault("directory")

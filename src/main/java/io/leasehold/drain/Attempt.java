@@ -101,8 +101,11 @@ final class Attempt implements UniSubscriber<Outcome> {
             return;
         }
         stopTheRest();
-        events.attempted(claim.id(), outcome.label(), Duration.between(started, clock.now()));
-        decided.accept(outcome);
+        // Decided on whichever thread answered (a timer, an event loop, the renewal): its lines name the item.
+        try (ItemLogContext context = ItemLogContext.unlessIn(claim)) {
+            events.attempted(claim.id(), outcome.label(), Duration.between(started, clock.now()));
+            decided.accept(outcome);
+        }
     }
 
     private void stopTheRest() {

@@ -98,10 +98,13 @@ final class ClaimWork {
             if (finished.get()) {
                 return; // cancelled before it started
             }
-            try {
+            try (ItemLogContext context = ItemLogContext.of(claim)) {
                 Instant began = clock.now();
                 Look look = look(claim);
                 claim.began(began, look.payload() == null ? null : look.epoch());
+                if (look.payload() != null) {
+                    ItemLogContext.epoch(look.epoch());
+                }
                 if (look.junk()) {
                     finish(leftAlone(claim));
                 } else if (look.refused() != null) {
@@ -129,7 +132,7 @@ final class ClaimWork {
             if (starting && Thread.currentThread() == starter) {
                 settle(outcome);
             } else {
-                workers.execute(() -> settle(outcome));
+                workers.execute(ItemLogContext.around(claim, () -> settle(outcome)));
             }
         }
 

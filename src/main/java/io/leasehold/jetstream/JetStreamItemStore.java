@@ -7,6 +7,7 @@ import io.leasehold.core.Schedule;
 import io.leasehold.core.ItemId;
 import io.leasehold.core.LeaseTerms;
 import io.leasehold.spool.AttemptRecord;
+import io.leasehold.spool.ClaimAges;
 import io.leasehold.spool.ItemState;
 import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.ItemView;
@@ -191,6 +192,16 @@ public final class JetStreamItemStore implements ItemStore {
             return ledger.mirror().copyNow().map(copy -> copy.counts(clock.now())).orElse(NONE_YET);
         } catch (IOException e) {
             return NONE_YET; // no watch yet: the gauges read zeros, readiness says why
+        }
+    }
+
+    /** From the picture as it is, every holder's claims; none before the first picture is whole. */
+    @Override
+    public ClaimAges claimAgesNow(Duration bound) {
+        try {
+            return ledger.mirror().copyNow().map(copy -> copy.claimAges(clock.now(), bound)).orElse(ClaimAges.NONE);
+        } catch (IOException e) {
+            return ClaimAges.NONE;
         }
     }
 

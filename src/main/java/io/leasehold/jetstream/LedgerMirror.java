@@ -199,7 +199,9 @@ final class LedgerMirror implements Ledger.Writes, AutoCloseable {
             return;
         }
         long last = ledger.lastSequence();
-        Feed feed = new Feed(new MirrorCopy(), last);
+        Feed whole = answering;
+        // The running claims' starts survive a new picture: it alone would date them from their last renewal.
+        Feed feed = new Feed(whole == null ? new MirrorCopy() : new MirrorCopy(whole.copy), last);
         Feed before = newest;
         newest = feed;
         try {

@@ -1,13 +1,19 @@
 package io.leasehold.jetstream;
 
+import io.leasehold.core.ClaimName;
+import io.leasehold.spool.AttemptRecord;
+import io.leasehold.spool.ClaimAges;
 import io.leasehold.spool.ItemState;
+import io.leasehold.spool.RunningClaims;
 import io.leasehold.spool.SpoolCounts;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 import java.util.function.Predicate;
 
@@ -48,6 +54,16 @@ final class MirrorCopy {
     /** The highest stream sequence the watch delivered: anything at or below it the watch has told of. */
     private long delivered;
     private boolean complete;
+    /** Since when each running claim is held: kept as entries come and go, read by a scrape. */
+    private final RunningClaims running = new RunningClaims();
+
+    MirrorCopy() {
+    }
+
+    /** A picture made afresh: a claim {@code older} saw keeps its start when this one first sees it. */
+    MirrorCopy(MirrorCopy older) {
+        running.carryOver(older.running);
+    }
 
     /** What the watch delivered: the entry of {@code id} at {@code revision}. */
     synchronized void delivered(String id, long revision, LedgerEntry entry) {
@@ -122,6 +138,15 @@ final class MirrorCopy {
         }
         items.put(id, now);
         byState.computeIfAbsent(entry.state(), s -> new TreeSet<>(ORDER)).add(now);
+        Optional<ClaimName> claim = LedgerEntry.CLAIMED.equals(entry.state()) ? entry.claimNameIfWellFormed(id)
+                : Optional.empty();
+        boolean parked = claim.isPresent() && entry.generation() != null
+                && Optional.ofNullable(entry.records().get(entry.generation())).map(AttemptRecord::parks).orElse(false);
+        if (claim.isPresent() && !parked) {
+            running.running(claim.get());
+        } else {
+            running.notRunning(id);
+        }
     }
 
     private void drop(String id, long upTo) {
@@ -129,6 +154,7 @@ final class MirrorCopy {
         if (old != null && old.revision() <= upTo) {
             items.remove(id);
             byState.get(old.entry().state()).remove(old);
+            running.notRunning(id);
         }
     }
 
@@ -188,6 +214,11 @@ final class MirrorCopy {
                 : Math.max(0, now.toEpochMilli() - pending.first().since().toEpochMilli());
         return new SpoolCounts(size(ItemState.PENDING), size(ItemState.CLAIMED), size(ItemState.DONE),
                 size(ItemState.FAILED), age);
+    }
+
+    /** The running claims' ages at {@code now}: see {@link RunningClaims}. */
+    ClaimAges claimAges(Instant now, Duration bound) {
+        return running.ages(now, bound);
     }
 
     private long size(ItemState state) {

@@ -1,6 +1,8 @@
 /**
- * Micrometer meters of the drain, the bulk calls and the spool's folders. The gauges read the in-memory
- * census, so a scrape costs no file call. Not guaranteed: exact counts at every moment; other instances'
- * moves show only after the next recount, and counters start again at zero with each process.
+ * Micrometer meters of the drain, the bulk calls, the spool's folders and its running claims' ages. The
+ * gauges read the in-memory census and running claims, so a scrape costs no file or network call. Not
+ * guaranteed: exact counts at every moment; other instances' moves show only after the next recount (or
+ * the watch's lag), a claim taken before this instance first saw it counts from that first sighting, and
+ * counters start again at zero with each process.
  */
 package io.leasehold.metrics;

@@ -64,6 +64,11 @@ public record AttemptRecord(Kind kind, int abandoned, String text, List<PastAtte
         }
     }
 
+    /** Whether the claim that wrote this record is parked (a retry's backoff, a schedule): nobody runs it. */
+    public boolean parks() {
+        return kind == Kind.RETRY || kind == Kind.SCHEDULED;
+    }
+
     public static AttemptRecord note(int abandoned, String text) {
         return new AttemptRecord(Kind.NOTE, abandoned, text);
     }

@@ -54,17 +54,29 @@ final class FolderListing {
         if (folder == SpoolFolder.PENDING) {
             throw new IllegalArgumentException("pending/ is counted by pendingNames or pending");
         }
-        boolean claims = folder == SpoolFolder.CLAIMED;
+        if (folder == SpoolFolder.CLAIMED) {
+            return claims().size();
+        }
         long n = 0;
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(layout.folder(folder))) {
             for (Path entry : entries) {
-                String name = entry.getFileName().toString();
-                if (claims ? ClaimName.parse(name).isPresent() : ItemId.isValid(name)) {
+                if (ItemId.isValid(entry.getFileName().toString())) {
                     n++;
                 }
             }
         }
         return n;
+    }
+
+    /** The claims of claimed/, by their names alone: a readdir, no stat. */
+    List<ClaimName> claims() throws IOException {
+        List<ClaimName> claims = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(layout.folder(SpoolFolder.CLAIMED))) {
+            for (Path entry : entries) {
+                ClaimName.parse(entry.getFileName().toString()).ifPresent(claims::add);
+            }
+        }
+        return claims;
     }
 
     /** pending/ by names alone: the valid ids, less {@code notFiles} (what the last stat-ing look found junk). */

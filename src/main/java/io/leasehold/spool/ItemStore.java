@@ -2,6 +2,7 @@ package io.leasehold.spool;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -50,6 +51,13 @@ public interface ItemStore {
      * whatever thread it runs. Other instances' moves show after a recount.
      */
     SpoolCounts countsNow();
+
+    /**
+     * The running claims' ages (every holder's; parked ones left out), kept in memory: as for
+     * {@link #countsNow()}, no file or network call. A claim's age counts from the earliest lease reading
+     * seen of it, on its holder's clock; {@code bound} is the age past which a claim is counted as older.
+     */
+    ClaimAges claimAgesNow(Duration bound);
 
     /** A fresh id for an item posted without one: time-ordered, so listings read naturally. */
     String newId();

@@ -32,6 +32,7 @@ public final class PosixItemStore implements ItemStore, AutoCloseable {
     private volatile Consumer<String> arrivals = id -> { };
     private final SpoolCensus census;
     private final SpoolRecount recount;
+    private final RunningClaims running = new RunningClaims();
 
     public PosixItemStore(SpoolLayout layout, PosixSpool spool, LeaseTerms terms, TickingClock clock) {
         this(layout, spool, terms, clock, new PosixDirectorySync());
@@ -50,7 +51,8 @@ public final class PosixItemStore implements ItemStore, AutoCloseable {
         this.cleanup = new SpoolCleanup(layout, spool.reservations(), spool.records(), queries);
         this.batches = new BatchRecovery(layout, spool.reservations(), pendingSync, liveBatches);
         this.census = spool.census();
-        this.recount = new SpoolRecount(layout, new FolderListing(layout), census, clock);
+        this.recount = new SpoolRecount(layout, new FolderListing(layout), census,
+                new ClaimLooks(spool.records(), running), clock);
     }
 
     /** Recounts the spool now and then every {@code every}, for what other programs and instances move. */
@@ -114,6 +116,12 @@ public final class PosixItemStore implements ItemStore, AutoCloseable {
     @Override
     public SpoolCounts countsNow() {
         return census.counts(clock.now());
+    }
+
+    /** As of the last recount's listing of claimed/, every holder's claims. */
+    @Override
+    public ClaimAges claimAgesNow(Duration bound) {
+        return running.ages(clock.now(), bound);
     }
 
     /** A listing of every folder and a stat of every pending file: what the census is recounted to. */

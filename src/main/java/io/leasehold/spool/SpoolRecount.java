@@ -2,12 +2,15 @@ package io.leasehold.spool;
 
 import io.leasehold.clock.TickingClock;
 import io.smallrye.mutiny.Uni;
+import io.leasehold.core.ClaimName;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jboss.logging.Logger;
 
 /**
@@ -31,6 +34,7 @@ public final class SpoolRecount implements AutoCloseable {
     private final SpoolLayout layout;
     private final FolderListing listing;
     private final SpoolCensus census;
+    private final ClaimLooks claims;
     private final TickingClock clock;
     private volatile ExecutorService thread;
     private volatile TickingClock.Ticks ticks;
@@ -41,10 +45,12 @@ public final class SpoolRecount implements AutoCloseable {
     private Set<String> notFiles = Set.of();
     private long recounts;
 
-    SpoolRecount(SpoolLayout layout, FolderListing listing, SpoolCensus census, TickingClock clock) {
+    SpoolRecount(SpoolLayout layout, FolderListing listing, SpoolCensus census, ClaimLooks claims,
+            TickingClock clock) {
         this.layout = layout;
         this.listing = listing;
         this.census = census;
+        this.claims = claims;
         this.clock = clock;
     }
 
@@ -106,7 +112,8 @@ public final class SpoolRecount implements AutoCloseable {
         if (full) {
             lookFully();
         }
-        for (SpoolFolder folder : new SpoolFolder[] {SpoolFolder.CLAIMED, SpoolFolder.DONE, SpoolFolder.FAILED}) {
+        lookAtClaims();
+        for (SpoolFolder folder : new SpoolFolder[] {SpoolFolder.DONE, SpoolFolder.FAILED}) {
             settle(folder, LOOKS, () -> listing.items(folder));
         }
         census.markRecounted();
@@ -114,6 +121,16 @@ public final class SpoolRecount implements AutoCloseable {
             LOG.debugf("recounted the spool in %d ms%s: %s", (clock.monotonicNanos() - start) / 1_000_000,
                     full ? " (dating every pending file)" : "", census.counts(clock.now()));
         }
+    }
+
+    /** Counts claimed/ and tells the running claims' ages from the same listing (the last one taken). */
+    private void lookAtClaims() throws IOException {
+        AtomicReference<List<ClaimName>> listed = new AtomicReference<>();
+        settle(SpoolFolder.CLAIMED, LOOKS, () -> {
+            listed.set(listing.claims());
+            return listed.get().size();
+        });
+        claims.listed(listed.get());
     }
 
     private void lookFully() throws IOException {

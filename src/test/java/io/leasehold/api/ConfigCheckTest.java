@@ -108,6 +108,7 @@ class ConfigCheckTest {
         "leasehold.nats.request-timeout|15s|leasehold.nats.request-timeout",
         "leasehold.nats.request-timeout|0s|leasehold.nats.request-timeout must be positive",
         "leasehold.nats.connect-timeout|-1s|leasehold.nats.connect-timeout must be positive",
+        "leasehold.metrics.stuck-after-leases|0|leasehold.metrics.stuck-after-leases must be at least 1, got 0",
     })
     void aBadValueIsRefusedNamingItsKey(String key, String value, String named) {
         Map<String, String> properties = new HashMap<>();

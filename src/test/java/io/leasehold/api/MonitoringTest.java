@@ -125,6 +125,17 @@ class MonitoringTest {
     }
 
     @Test
+    void theStuckClaimsAlertReadsTheStuckClaimGaugesWhichAreScraped() throws IOException {
+        assertTrue(ruleExpressions().stream().anyMatch(e -> e.contains("leasehold_claims_stuck")),
+                "an alert on stuck claims");
+        assertTrue(dashboardExpressions().stream().anyMatch(e -> e.contains("leasehold_claims_oldest_age_seconds")),
+                "a panel of the oldest claim's age");
+        // The one item was drained long before three claim leases passed: nothing is stuck.
+        assertEquals(0.0, scrape.sample("leasehold_claims_stuck", ""));
+        assertTrue(scrape.sample("leasehold_claims_oldest_age_seconds", "") >= 0);
+    }
+
+    @Test
     @SuppressWarnings("unchecked")
     void theServiceMonitorSelectsTheServiceByItsLabelsAndScrapesItsMetricsPort() throws IOException {
         Map<String, Object> monitor = new Yaml().load(Files.readString(MONITORING.resolve("servicemonitor.yaml")));

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.core.HolderTag;
+import io.leasehold.spool.ClaimAges;
+import io.leasehold.spool.ClaimAgesContract;
 import io.leasehold.spool.ItemStore;
-import io.leasehold.spool.HistoryContract;
+import io.leasehold.testing.Await;
 import io.leasehold.testing.SharedNatsServer;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
@@ -19,8 +21,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The item store contract, and scheduling and history, on a real nats-server, a fresh ledger and payload bucket per test. */
-class JetStreamItemStoreContractTest extends HistoryContract {
+/**
+ * The item store contract, scheduling and history, and the running claims' ages (kept by the ledger's
+ * picture), on a real nats-server, a fresh ledger and payload bucket per test.
+ */
+class JetStreamItemStoreContractTest extends ClaimAgesContract {
 
     @RegisterExtension
     static final SharedNatsServer NATS = new SharedNatsServer();
@@ -44,6 +49,15 @@ class JetStreamItemStoreContractTest extends HistoryContract {
     @AfterEach
     void close() throws InterruptedException {
         connection.close();
+    }
+
+    /** Once the watch has delivered all the stream holds (own writes show at once; this waits for no other). */
+    @Override
+    protected ClaimAges seen(Duration bound) throws IOException {
+        long last = ledger.lastSequence();
+        MirrorCopy copy = ledger.mirror().copy();
+        Await.until("the watch delivers up to " + last, Duration.ofSeconds(10), () -> copy.delivered() >= last);
+        return store.claimAgesNow(bound);
     }
 
     /** Ages count on the enqueuer's clock (the directory dates items by their files' write times instead). */

@@ -3,12 +3,16 @@ package io.leasehold.spool;
 import io.leasehold.core.HolderTag;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The item store contract, and scheduling and history, on a real directory. */
-class PosixItemStoreContractTest extends HistoryContract {
+/**
+ * The item store contract, scheduling and history, and the running claims' ages (brought up to date by a
+ * recount), on a real directory.
+ */
+class PosixItemStoreContractTest extends ClaimAgesContract {
 
     @TempDir
     Path dir;
@@ -28,5 +32,11 @@ class PosixItemStoreContractTest extends HistoryContract {
     @AfterEach
     void close() {
         posix.close();
+    }
+
+    @Override
+    protected ClaimAges seen(Duration bound) throws IOException {
+        posix.recount();
+        return store.claimAgesNow(bound);
     }
 }

@@ -1,0 +1,89 @@
+package io.leasehold.drain;
+
+import io.leasehold.core.HeldClaim;
+import org.jboss.logging.MDC;
+
+/**
+ * The item, attempt and epoch of the claim being worked on, in the log context (MDC) of the thread that
+ * works on it, so every line logged meanwhile (the drain's, the handler's) names them; a JSON log has them
+ * under {@code mdc}. The MDC is the thread's: set where code for the claim starts on a thread and cleared
+ * when it returns ({@code try}-with-resources), so a pooled thread never carries one item's context into
+ * the next. Cleared, not restored: a thread the JDK made while an item's context was set inherits it (the
+ * log manager's MDC is inheritable), and restoring would hand that stale context back after every item.
+ */
+public final class ItemLogContext implements AutoCloseable {
+
+    public static final String ITEM = "itemId";
+    public static final String ATTEMPT = "attempt";
+    public static final String EPOCH = "epoch";
+
+    private static final ItemLogContext ALREADY_SET = new ItemLogContext(false, null);
+
+    /** Whether closing clears the item's keys (else it only gives the epoch back). */
+    private final boolean clears;
+    private final Object epochBefore;
+
+    private ItemLogContext(boolean clears, Object epochBefore) {
+        this.clears = clears;
+        this.epochBefore = epochBefore;
+    }
+
+    /** The claim's item and attempt, and its epoch once the look before work has found it. */
+    static ItemLogContext of(HeldClaim claim) {
+        MDC.put(ITEM, claim.id());
+        MDC.put(ATTEMPT, String.valueOf(claim.attempt()));
+        Long epoch = claim.epoch();
+        if (epoch != null) {
+            MDC.put(EPOCH, String.valueOf(epoch));
+        } else {
+            MDC.remove(EPOCH);
+        }
+        return new ItemLogContext(true, null);
+    }
+
+    /**
+     * As {@link #of}, unless this thread is in the claim's context already (an outcome decided while the
+     * work started): then closing leaves it as it is, for the rest of the work.
+     */
+    static ItemLogContext unlessIn(HeldClaim claim) {
+        boolean inIt = claim.id().equals(MDC.get(ITEM)) && String.valueOf(claim.attempt()).equals(MDC.get(ATTEMPT));
+        return inIt ? ALREADY_SET : of(claim);
+    }
+
+    /** The epoch alone, for the lease's own events; the epoch there before comes back on close. */
+    public static ItemLogContext ofEpoch(long epoch) {
+        ItemLogContext context = new ItemLogContext(false, MDC.get(EPOCH));
+        epoch(epoch);
+        return context;
+    }
+
+    /** The epoch the attempt works under, known once the look before work has read it. */
+    static void epoch(long epoch) {
+        MDC.put(EPOCH, String.valueOf(epoch));
+    }
+
+    /** Runs {@code task} in the claim's context, on whatever thread runs it. */
+    static Runnable around(HeldClaim claim, Runnable task) {
+        return () -> {
+            try (ItemLogContext c = of(claim)) {
+                task.run();
+            }
+        };
+    }
+
+    @Override
+    public void close() {
+        if (this == ALREADY_SET) {
+            return;
+        }
+        if (clears) {
+            MDC.remove(ITEM);
+            MDC.remove(ATTEMPT);
+            MDC.remove(EPOCH);
+        } else if (epochBefore == null) {
+            MDC.remove(EPOCH);
+        } else {
+            MDC.put(EPOCH, epochBefore);
+        }
+    }
+}
