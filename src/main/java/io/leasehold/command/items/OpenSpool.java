@@ -73,6 +73,7 @@ final class OpenSpool implements AutoCloseable {
         if (maxBytes < 1) {
             throw new InvalidConfigException("leasehold.item.max-bytes must be at least 1 byte");
         }
+        LeaseTerms terms = terms(c.claim()); // a bad setting is said before a missing spool
         SpoolLayout layout = new SpoolLayout(config.spoolDir());
         if (create) {
             layout.createFolders();
@@ -86,7 +87,7 @@ final class OpenSpool implements AutoCloseable {
                 }
             }
         }
-        return new OpenSpool(layout, terms(c.claim()), maxBytes);
+        return new OpenSpool(layout, terms, maxBytes);
     }
 
     /** The claim terms; a value they refuse is a configuration error naming its key. */
