@@ -23,7 +23,7 @@ abstract class SpoolAction implements Callable<Integer> {
     boolean json;
 
     @Override
-    public final Integer call() throws IOException {
+    public final Integer call() throws Exception {
         check();
         CommandConfig config = CommandConfig.fromSystem();
         try (OpenSpool spool = OpenSpool.open(config, createsSpool())) {
