@@ -111,7 +111,7 @@ public class ItemsResource {
 
     /** @param runAt when a scheduled item may first run; absent for a pending one */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Created(String id, String state, Instant runAt) {
+    public record Created(String id, String state, Instant runAt) {
         Created(String id, String state) {
             this(id, state, null);
         }
@@ -209,7 +209,7 @@ public class ItemsResource {
         return Uni.createFrom().completionStage(() -> bulk.retryFailed(reason)).map(Retried::new);
     }
 
-    record Retried(long retried) {
+    public record Retried(long retried) {
     }
 
     @Operation(summary = "Purge settled items in one state, or those settled longer ago than olderThan")
@@ -231,7 +231,7 @@ public class ItemsResource {
                 .map(outcome -> new Purged(outcome.moved()));
     }
 
-    record Purged(long purged) {
+    public record Purged(long purged) {
     }
 
     private static String shown(String value) {

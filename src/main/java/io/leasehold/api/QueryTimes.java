@@ -13,7 +13,7 @@ import java.time.format.DateTimeParseException;
  * (JAX-RS would answer an unparsable parameter with 404). Durations as the configuration takes them:
  * ISO-8601 ({@code PT30S}) or a number and a unit ({@code 90s}, {@code 12h}, {@code 7d}).
  */
-final class QueryTimes {
+public final class QueryTimes {
 
     /** Claim names keep four-digit years: nothing is scheduled past this. */
     private static final Instant LATEST = Instant.parse("9999-01-01T00:00:00Z");
@@ -22,7 +22,7 @@ final class QueryTimes {
     }
 
     /** A duration of at least zero, or a 400 naming {@code parameter}. */
-    static Duration duration(String parameter, String text) {
+    public static Duration duration(String parameter, String text) {
         Duration d;
         try {
             d = DurationConverter.parseDuration(text.trim());
@@ -40,7 +40,7 @@ final class QueryTimes {
      * When an enqueued item may first run, from {@code notBefore} (an ISO-8601 instant) or {@code delay}
      * (from now), at most one of them; null when neither is given. A time already past is now.
      */
-    static Instant runAt(String notBefore, String delay, Instant now) {
+    public static Instant runAt(String notBefore, String delay, Instant now) {
         if (notBefore != null && delay != null) {
             throw new IllegalArgumentException("give notBefore or delay, not both");
         }

@@ -1,20 +1,20 @@
 package io.leasehold.app;
 
-import io.leasehold.command.LeaseCommand;
+import io.leasehold.command.OperatorCli;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.annotations.QuarkusMain;
-import java.util.Arrays;
 
 /**
- * The jar's entry point. {@code lease ...} is command mode, run in plain Java without booting Quarkus
- * (no HTTP server, no drain); anything else starts the service as before.
+ * The jar's entry point. Any words ({@code lease ...}, {@code items ...}, {@code spool ...}, {@code help},
+ * {@code --help}, {@code --version}, or a misspelling of one) are command mode, run in plain Java without
+ * booting Quarkus (no HTTP server, no drain); no words at all start the service.
  */
 @QuarkusMain
 public class LeaseholdMain {
 
     public static void main(String... args) {
-        if (args.length > 0 && args[0].equals("lease")) {
-            System.exit(LeaseCommand.run(Arrays.asList(args).subList(1, args.length), System.out, System.err));
+        if (OperatorCli.wanted(args)) {
+            System.exit(OperatorCli.run(args, System.out, System.err, System.in));
         }
         Quarkus.run(args);
     }

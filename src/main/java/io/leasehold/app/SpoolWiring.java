@@ -102,7 +102,12 @@ public class SpoolWiring {
     @Produces
     @Singleton
     JetStreamBackend jetStream(LeaseholdConfig config, Clock clock, LeaseTerms terms) throws IOException {
-        String instance = Holders.thisProcess(clock).instance();
+        return openJetStream(config, clock, terms, Holders.thisProcess(clock).instance());
+    }
+
+    /** The JetStream spool of {@code config} for {@code instance} (a claim's holder), as the service opens it; also for command mode. */
+    public static JetStreamBackend openJetStream(LeaseholdConfig config, Clock clock, LeaseTerms terms, String instance)
+            throws IOException {
         NatsSettings settings = BusSettings.of(config.nats(), instance + "-spool").orElseThrow(
                 () -> new IllegalStateException("leasehold.spool.kind=jetstream needs leasehold.nats.url"));
         NatsBus bus = NatsConnector.connect(settings);

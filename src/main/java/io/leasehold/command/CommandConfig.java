@@ -65,6 +65,11 @@ public final class CommandConfig {
         return new CommandConfig(mapped, !DefaultValuesConfigSource.NAME.equals(dir.getSourceName()));
     }
 
+    /** The whole mapping, for commands that open the spool as the service does (its kind, bounds and claim terms). */
+    public LeaseholdConfig mapped() {
+        return config;
+    }
+
     public LeaseholdConfig.LeaseConfig lease() {
         return config.lease();
     }

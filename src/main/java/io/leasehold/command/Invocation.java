@@ -9,11 +9,12 @@ import java.util.List;
  */
 public record Invocation(Kind kind, boolean shell, List<String> command) {
 
-    public enum Kind { STATUS, EXEC, HELP }
+    public enum Kind { STATUS, EXEC, HELP, VERSION }
 
     static final String USAGE = """
             usage: java -jar quarkus-run.jar lease status
                    java -jar quarkus-run.jar lease exec [--shell] -- CMD [ARGS...]
+                   java -jar quarkus-run.jar lease [status|exec] --help|--version
               status  prints who holds the controller lease (JSON), or that nobody does, or no-bus
               exec    runs CMD with LEASEHOLD_EPOCH set; takes the lease for the run when nobody holds it
               --shell runs the words after -- as one line with /bin/sh -c (without it, no shell)
@@ -34,6 +35,9 @@ public record Invocation(Kind kind, boolean shell, List<String> command) {
         List<String> rest = words.subList(1, words.size());
         switch (sub) {
             case "status":
+                if (rest.size() == 1 && asks(rest.get(0)) != null) {
+                    return new Invocation(asks(rest.get(0)), false, List.of());
+                }
                 if (!rest.isEmpty()) {
                     throw new UsageException("lease status takes no arguments, got " + rest);
                 }
@@ -42,6 +46,8 @@ public record Invocation(Kind kind, boolean shell, List<String> command) {
                 return exec(rest);
             case "help", "-h", "--help":
                 return new Invocation(Kind.HELP, false, List.of());
+            case "-V", "--version":
+                return new Invocation(Kind.VERSION, false, List.of());
             default:
                 throw new UsageException("unknown lease subcommand '" + sub + "' (status or exec)");
         }
@@ -58,6 +64,8 @@ public record Invocation(Kind kind, boolean shell, List<String> command) {
             }
             if (word.equals("--shell")) {
                 shell = true;
+            } else if (asks(word) != null) {
+                return new Invocation(asks(word), false, List.of());
             } else if (word.startsWith("-")) {
                 throw new UsageException("unknown lease exec option '" + word + "' (only --shell; end options with --)");
             } else {
@@ -69,6 +77,15 @@ public record Invocation(Kind kind, boolean shell, List<String> command) {
             throw new UsageException("lease exec needs a command after --");
         }
         return new Invocation(Kind.EXEC, shell, command);
+    }
+
+    /** HELP or VERSION for {@code --help} or {@code --version} (as every command takes them), else null. */
+    private static Kind asks(String word) {
+        return switch (word) {
+            case "-h", "--help" -> Kind.HELP;
+            case "-V", "--version" -> Kind.VERSION;
+            default -> null;
+        };
     }
 
     /** The argument vector to start: the words themselves, or {@code /bin/sh -c "<words joined>"}. */

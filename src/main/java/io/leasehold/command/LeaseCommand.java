@@ -37,6 +37,10 @@ public final class LeaseCommand {
             out.println(Invocation.USAGE);
             return 0;
         }
+        if (invocation.kind() == Invocation.Kind.VERSION) {
+            out.println(BuildVersion.line());
+            return 0;
+        }
         CommandConfig config;
         try {
             config = CommandConfig.fromSystem();
@@ -44,7 +48,7 @@ public final class LeaseCommand {
             err.println("leasehold: " + e.getMessage());
             return 1;
         }
-        logToStderr();
+        logToStderr("leasehold lease");
         // A store call given up as indeterminate may still fail later; nobody waits for that answer any more.
         Infrastructure.setDroppedExceptionHandler(e -> LOG.debugf("late answer ignored: %s", e));
         return invocation.kind() == Invocation.Kind.STATUS ? StatusCommand.run(config, out)
@@ -53,15 +57,15 @@ public final class LeaseCommand {
 
     /**
      * Without Quarkus nobody configures logging (records would wait in Quarkus' start-up buffer for
-     * ever): log lines go to stderr, so CMD's stdout and {@code status}' JSON stay clean.
+     * ever): log lines go to stderr, so CMD's stdout and the commands' JSON and tables stay clean.
      */
-    private static void logToStderr() {
+    static void logToStderr(String tag) {
         java.util.logging.Logger root = java.util.logging.Logger.getLogger("");
         for (Handler handler : root.getHandlers()) {
             root.removeHandler(handler);
         }
         ConsoleHandler stderr = new ConsoleHandler(ConsoleHandler.Target.SYSTEM_ERR,
-                new PatternFormatter("%d{yyyy-MM-dd HH:mm:ss,SSS} %-5p [leasehold lease] %s%e%n"));
+                new PatternFormatter("%d{yyyy-MM-dd HH:mm:ss,SSS} %-5p [" + tag + "] %s%e%n"));
         stderr.setLevel(Level.INFO);
         root.addHandler(stderr);
         root.setLevel(Level.INFO);

@@ -1,9 +1,5 @@
 package io.leasehold.command;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.leasehold.lease.LeaseStore;
 import io.leasehold.lease.LeaseStoreException;
 import io.leasehold.nats.NatsBus;
@@ -27,8 +23,6 @@ import org.jboss.logging.Logger;
 final class StatusCommand {
 
     private static final Logger LOG = Logger.getLogger(StatusCommand.class);
-    private static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule())
-            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
 
     private StatusCommand() {
     }
@@ -81,10 +75,6 @@ final class StatusCommand {
     }
 
     private static String json(Map<String, Object> said) {
-        try {
-            return JSON.writeValueAsString(said);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write " + said, e);
-        }
+        return CommandJson.write(said);
     }
 }

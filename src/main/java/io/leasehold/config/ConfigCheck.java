@@ -93,12 +93,13 @@ public final class ConfigCheck {
     }
 
     /**
-     * The checks of the keys command mode ({@code lease status}, {@code lease exec}) uses: the spool
-     * directory, the lease and the bus. It runs no drain and no API, so their keys are not its business.
+     * The checks of the keys command mode ({@code lease ...}, {@code items ...}, {@code spool ...}) uses:
+     * the spool directory and kind, the lease and the bus. It runs no drain and no API, so their keys are not its business.
      */
     public static void requireForCommands(LeaseholdConfig config) {
         ConfigCheck check = new ConfigCheck();
         check.spoolDir(config);
+        check.spoolKind(config); // items ... and spool ... open the spool of this kind
         check.lease(config.lease());
         check.nats(config);
         check.stopIfAny();

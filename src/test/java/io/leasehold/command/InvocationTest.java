@@ -60,4 +60,16 @@ class InvocationTest {
         assertEquals(Invocation.Kind.HELP, Invocation.parse(List.of("--help")).kind());
         assertEquals(Invocation.Kind.HELP, Invocation.parse(List.of("help")).kind());
     }
+
+    @Test
+    void everyLevelTakesHelpAndVersion() throws UsageException {
+        for (List<String> words : List.of(List.of("--help"), List.of("status", "--help"), List.of("exec", "--help"),
+                List.of("exec", "--shell", "-h"))) {
+            assertEquals(Invocation.Kind.HELP, Invocation.parse(words).kind(), words.toString());
+        }
+        for (List<String> words : List.of(List.of("--version"), List.of("status", "--version"), List.of("exec", "-V"))) {
+            assertEquals(Invocation.Kind.VERSION, Invocation.parse(words).kind(), words.toString());
+        }
+        assertEquals(List.of("--help"), Invocation.parse(List.of("exec", "--", "--help")).argv(), "after -- it is CMD's");
+    }
 }

@@ -12,7 +12,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code leasehold lease ...} as a child process of the test: command mode of the packaged artifact
+ * {@code leasehold lease ...} (or any other command line, {@link #runWords}) as a child process of the
+ * test: command mode of the packaged artifact
  * (the jar or the native runner, see {@link PackagedArtifact}), with config keys as -D settings and
  * extra environment variables. Inherited NATS_URL and LEASEHOLD_* variables are removed, so only what
  * a test gives counts. stdout and stderr go to
@@ -50,11 +51,29 @@ public final class LeaseCommandProcess implements AutoCloseable {
     /** As {@link #start}, in working directory {@code directory} (null: the test's own). */
     public static LeaseCommandProcess startIn(Path directory, String name, Map<String, String> config,
             Map<String, String> env, String... words) {
+        List<String> args = new ArrayList<>(List.of("lease"));
+        args.addAll(List.of(words));
+        return launch(directory, name, config, env, null, args);
+    }
+
+    /**
+     * Any command line of the artifact ({@code items ...}, {@code spool ...}, {@code --help}; the words as
+     * given, no {@code lease} put first), in {@code directory} (null: the test's own), with {@code stdin}
+     * (null: none), run to the end within {@code deadline}.
+     */
+    public static Finished runWords(Path directory, String name, Map<String, String> config, Path stdin,
+            Duration deadline, String... words) {
+        try (LeaseCommandProcess p = launch(directory, name, config, Map.of(), stdin, List.of(words))) {
+            int status = p.awaitExit(deadline);
+            return new Finished(status, p.stdout(), p.stderr());
+        }
+    }
+
+    private static LeaseCommandProcess launch(Path directory, String name, Map<String, String> config,
+            Map<String, String> env, Path stdin, List<String> args) {
         // As a command typed at a terminal: SIGINT not ignored, even when the build runs in the background
         // (a job started with '&' inherits SIGINT ignored, and a JVM cannot undo that).
         List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT"));
-        List<String> args = new ArrayList<>(List.of("lease"));
-        args.addAll(List.of(words));
         command.addAll(PackagedArtifact.current().command(
                 List.of("-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"), config, args));
         try {
@@ -63,7 +82,8 @@ public final class LeaseCommandProcess implements AutoCloseable {
             Path out = dir.resolve(stem + ".out");
             Path err = dir.resolve(stem + ".err");
             ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile())
-                    .redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+                    .redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(
+                            stdin == null ? new java.io.File("/dev/null") : stdin.toAbsolutePath().toFile()));
             if (directory != null) {
                 builder.directory(directory.toFile());
             }

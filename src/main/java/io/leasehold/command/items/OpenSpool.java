@@ -1,0 +1,137 @@
+package io.leasehold.command.items;
+
+import io.leasehold.app.Holders;
+import io.leasehold.app.SpoolWiring;
+import io.leasehold.clock.ScheduledSystemClock;
+import io.leasehold.command.CommandConfig;
+import io.leasehold.config.ConfigCheck.InvalidConfigException;
+import io.leasehold.config.LeaseholdConfig;
+import io.leasehold.core.LeaseTerms;
+import io.leasehold.jetstream.JetStreamBackend;
+import io.leasehold.spool.BulkActions;
+import io.leasehold.spool.ItemStore;
+import io.leasehold.spool.PosixDirectorySync;
+import io.leasehold.spool.PosixItemStore;
+import io.leasehold.spool.PosixSpool;
+import io.leasehold.spool.SpoolAnomalies;
+import io.leasehold.spool.SpoolFolder;
+import io.leasehold.spool.SpoolLayout;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The spool opened for one command: the service's own store ({@link PosixItemStore} on the directory, the
+ * {@link JetStreamBackend}'s on JetStream) and {@link BulkActions} on it, built from the same configuration
+ * keys, so every move is the protocol's own (renames, compare-and-sets, that decide against running
+ * instances). A relative {@code leasehold.spool.dir} is the working directory's, as for the service.
+ */
+final class OpenSpool implements AutoCloseable {
+
+    /** Why a command cannot open the spool: one line on stderr, exit 1. */
+    static final class Unusable extends IOException {
+        Unusable(String message) {
+            super(message);
+        }
+    }
+
+    final ItemStore store;
+    final BulkActions bulk;
+    final SpoolAnomalies anomalies = new SpoolAnomalies();
+    final ScheduledSystemClock clock;
+    final long maxBytes;
+    /** What the store runs on: the directory store's recount, or the JetStream backend and its connection. */
+    private final AutoCloseable backend;
+    private final ExecutorService workers;
+
+    private OpenSpool(ScheduledSystemClock clock, long maxBytes, Opener opener) throws IOException {
+        this.clock = clock;
+        this.maxBytes = maxBytes;
+        Opened opened;
+        try {
+            opened = opener.open(this);
+        } catch (IOException | RuntimeException e) {
+            clock.close();
+            throw e;
+        }
+        this.store = opened.store();
+        this.backend = opened.backend();
+        // Unbounded: a bulk step waits for the moves it handed to other workers, so a fixed few could all wait.
+        this.workers = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "leasehold-bulk");
+            t.setDaemon(true);
+            return t;
+        });
+        this.bulk = new BulkActions(store, workers, clock, BulkActions.Tally.NONE);
+    }
+
+    private record Opened(ItemStore store, AutoCloseable backend) {
+    }
+
+    private interface Opener {
+        Opened open(OpenSpool spool) throws IOException;
+    }
+
+    /**
+     * The configured spool; with {@code create} its folders are made when missing, as the service makes them
+     * at start (an enqueue), else a missing spool is refused (a look or a move never makes one by a typo).
+     */
+    static OpenSpool open(CommandConfig config, boolean create) throws IOException {
+        LeaseholdConfig c = config.mapped();
+        long maxBytes = c.item().maxBytes().asLongValue();
+        if (maxBytes < 1) {
+            throw new InvalidConfigException("leasehold.item.max-bytes must be at least 1 byte");
+        }
+        LeaseTerms terms = terms(c.claim()); // a bad setting is said before a missing spool
+        if (c.spool().kind().equals("jetstream")) {
+            // The service's own backend on a connection of this command's (its buckets made when missing, as
+            // the service makes them); listings wait for the ledger's first picture.
+            return new OpenSpool(new ScheduledSystemClock(), maxBytes, spool -> {
+                JetStreamBackend js = SpoolWiring.openJetStream(c, spool.clock, terms,
+                        Holders.thisProcess("leasehold-items", spool.clock).instance());
+                return new Opened(js.store(), js);
+            });
+        }
+        SpoolLayout layout = new SpoolLayout(config.spoolDir());
+        if (create) {
+            layout.createFolders();
+        } else {
+            // The contract's five folders; the bookkeeping ones a store makes as it needs them.
+            for (SpoolFolder folder : List.of(SpoolFolder.TMP, SpoolFolder.PENDING, SpoolFolder.CLAIMED,
+                    SpoolFolder.DONE, SpoolFolder.FAILED)) {
+                if (!Files.isDirectory(layout.folder(folder))) {
+                    throw new Unusable("no spool at " + layout.root() + " (leasehold.spool.dir" + (config.spoolDirSet()
+                            ? "" : " not set, so ./spool") + "; no " + folder.dirName() + "/ there)");
+                }
+            }
+        }
+        return new OpenSpool(new ScheduledSystemClock(), maxBytes, spool -> {
+            PosixSpool posix = new PosixSpool(layout, spool.anomalies, spool.clock, maxBytes, Holders.tag());
+            PosixItemStore store = new PosixItemStore(layout, posix, terms, spool.clock, new PosixDirectorySync());
+            return new Opened(store, store);
+        });
+    }
+
+    /** The claim terms; a value they refuse is a configuration error naming its key. */
+    private static LeaseTerms terms(LeaseholdConfig.ClaimConfig claim) {
+        try {
+            return new LeaseTerms(claim.lease(), claim.renewalsPerLease(), claim.maxSkew());
+        } catch (IllegalArgumentException e) {
+            String key = e.getMessage().contains("renewals") ? "leasehold.claim.renewals-per-lease"
+                    : e.getMessage().contains("skew") ? "leasehold.claim.max-skew" : "leasehold.claim.lease";
+            throw new InvalidConfigException(key + ": " + e.getMessage());
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        workers.shutdown();
+        try {
+            backend.close();
+        } finally {
+            clock.close();
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package io.leasehold.command.items;
+
+import io.leasehold.command.CommandConfig;
+import io.leasehold.command.CommandJson;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * A command that works on the spool: its arguments are checked first (a usage error never reads the
+ * configuration), then the configuration is read and the spool opened, the work done, the spool closed.
+ */
+abstract class SpoolAction implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--json", description = "Print JSON, the HTTP API's shapes, instead of a table.")
+    boolean json;
+
+    @Override
+    public final Integer call() throws Exception {
+        check();
+        CommandConfig config = CommandConfig.fromSystem();
+        try (OpenSpool spool = OpenSpool.open(config, createsSpool())) {
+            run(spool);
+        }
+        return 0;
+    }
+
+    /** Refuses arguments that go together badly ({@link #usage}); picocli has checked each alone. */
+    void check() {
+    }
+
+    /** Whether the spool's folders are made when missing (only a command that adds items). */
+    boolean createsSpool() {
+        return false;
+    }
+
+    abstract void run(OpenSpool spool) throws IOException;
+
+    /** {@code shape} as JSON with {@code --json}, else {@code table}. */
+    void print(Object shape, String table) {
+        PrintWriter out = spec.commandLine().getOut();
+        out.println(json ? CommandJson.write(shape) : table);
+        out.flush();
+    }
+
+    CommandLine.ParameterException usage(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+}

@@ -1,0 +1,31 @@
+package io.leasehold.command.items;
+
+import io.leasehold.api.SpoolResource;
+import io.leasehold.spool.Anomaly;
+import io.leasehold.spool.SpoolCounts;
+import java.io.IOException;
+import java.time.Duration;
+import picocli.CommandLine.Command;
+
+/** {@code spool status}: as {@code GET /spool}, counts per folder and the oldest pending item's age. */
+@Command(name = "status", description = "Items per state (claimed counts the scheduled and retrying ones), the "
+        + "oldest pending item's age, and entries left alone as not items.")
+final class SpoolStatus extends SpoolAction {
+
+    @Override
+    void run(OpenSpool spool) throws IOException {
+        SpoolCounts counts = spool.store.counts();
+        SpoolResource.SpoolView view = new SpoolResource.SpoolView(counts, spool.anomalies.list());
+        Table table = new Table()
+                .row("pending", Long.toString(counts.pending()))
+                .row("claimed", Long.toString(counts.claimed()))
+                .row("done", Long.toString(counts.done()))
+                .row("failed", Long.toString(counts.failed()))
+                .row("oldest pending", counts.pending() == 0 ? "-"
+                        : Duration.ofMillis(counts.oldestPendingAgeMs()).toString().substring(2).toLowerCase() + " ago");
+        for (Anomaly anomaly : view.ignored()) {
+            table.row("ignored", anomaly.folder() + "/" + anomaly.name() + ": " + anomaly.problem());
+        }
+        print(view, table.render());
+    }
+}

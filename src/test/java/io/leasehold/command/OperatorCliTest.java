@@ -1,0 +1,81 @@
+package io.leasehold.command;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The command line's parsing in-process: what reaches picocli, help and version, usage errors. None reads a spool. */
+class OperatorCliTest {
+
+    private record Said(int status, String out, String err) {
+    }
+
+    private static Said run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = OperatorCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), new ByteArrayInputStream(new byte[0]));
+        return new Said(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void noWordsStartTheServiceAndAnyOtherWordsAreACommand() {
+        assertFalse(OperatorCli.wanted());
+        assertFalse(OperatorCli.wanted("-Dquarkus.http.host=0.0.0.0"), "a native runner's -D is the service's");
+        for (String first : List.of("items", "spool", "lease", "help", "--help", "-h", "--version", "-V", "itmes", "--x")) {
+            assertTrue(OperatorCli.wanted(first, "list"), first);
+        }
+    }
+
+    @Test
+    void helpAndVersionPrintToStdoutAndExitZero() {
+        Said help = run("--help");
+        assertEquals(0, help.status());
+        assertTrue(help.out().startsWith("Usage: leasehold [-hV] [COMMAND]"), help.out());
+        assertEquals("", help.err());
+        assertEquals(help.out(), run("help").out(), "help is --help");
+        Said version = run("items", "list", "--version");
+        assertEquals(0, version.status());
+        assertEquals(BuildVersion.line() + "\n", version.out());
+        Said sub = run("items", "purge", "--help");
+        assertTrue(sub.out().startsWith("Usage: leasehold items purge"), sub.out());
+        assertTrue(sub.out().contains("--older-than=DURATION"), sub.out());
+        assertTrue(sub.out().contains("Exit status"), "every command says its exit statuses: " + sub.out());
+    }
+
+    @Test
+    void usageErrorsAreOneLineAndAHintOnStderrWithStatusTwo() {
+        Said bad = run("items", "list", "--limit", "x");
+        assertEquals(2, bad.status());
+        assertEquals("", bad.out());
+        assertEquals(List.of("leasehold: Invalid value for option '--limit': 'x' is not an int",
+                "usage: leasehold items list [-hV] [--json] [--limit=N] [--state=STATE] (leasehold items list --help for more)"),
+                bad.err().lines().toList());
+        for (String[] words : List.of(new String[] {"items"}, new String[] {"nope"}, new String[] {"items", "retry"},
+                new String[] {"items", "show", "../x"}, new String[] {"items", "purge", "--older-than", "1h"},
+                new String[] {"items", "enqueue", "--delay", "-5s"})) {
+            Said said = run(words);
+            assertEquals(2, said.status(), String.join(" ", words) + ": " + said.err());
+            assertEquals(2, said.err().lines().count(), said.err());
+        }
+        assertTrue(run("items", "enqueue", "--delay", "-5s").err().startsWith("leasehold: --delay must be a duration"),
+                "the API's message, with the option's name");
+        assertTrue(run("items", "purge", "--older-than", "1h").err().startsWith("leasehold: give one ID or --state"));
+    }
+
+    @Test
+    void leaseKeepsItsOwnParserAndGainsVersion() {
+        Said version = run("lease", "--version");
+        assertEquals(0, version.status());
+        assertEquals(BuildVersion.line() + "\n", version.out());
+        assertEquals(0, run("lease", "exec", "--help").status());
+        assertEquals(2, run("lease", "status", "x").status());
+    }
+}
