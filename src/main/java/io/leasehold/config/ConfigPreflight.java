@@ -1,0 +1,53 @@
+package io.leasehold.config;
+
+import io.leasehold.config.ConfigCheck.InvalidConfigException;
+import io.quarkus.runtime.LaunchMode;
+import io.quarkus.runtime.configuration.ConfigUtils;
+import io.smallrye.config.SmallRyeConfig;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import java.io.PrintStream;
+import java.util.Optional;
+
+/**
+ * The configuration checked before Quarkus boots, so a bad setting stops the start with one line on
+ * stderr and exit status 1 while nothing has started: no HTTP listener, no spool folders, no NATS
+ * connection. Quarkus' own boot would report a value of the wrong type over several lines and a broken
+ * rule as a stack trace; here the mapping is built as Quarkus builds it ({@link ConfigUtils#configBuilder()}:
+ * {@code -D}, environment, {@code .env}, {@code config/application.properties}, the packaged
+ * {@code application.properties}, profiles) and held to {@link ConfigCheck}'s rules, in the JVM and the
+ * native binary alike.
+ */
+public final class ConfigPreflight {
+
+    private ConfigPreflight() {
+    }
+
+    /**
+     * In production (the jar, the native binary), exits with status 1 after one line when the
+     * configuration breaks a rule. Dev mode and tests are left to the check in the boot, which reports the
+     * same rules in one line too and lets dev mode wait for a fix instead of ending.
+     */
+    public static void stopIfInvalid() {
+        if (LaunchMode.current() != LaunchMode.NORMAL) {
+            return;
+        }
+        Optional<String> refused = refusal(ConfigUtils.configBuilder());
+        if (refused.isPresent()) {
+            PrintStream err = System.err;
+            err.println(refused.get());
+            err.flush();
+            System.exit(1);
+        }
+    }
+
+    /** The line that stops a start with {@code builder}'s sources; empty when they pass. */
+    static Optional<String> refusal(SmallRyeConfigBuilder builder) {
+        try {
+            SmallRyeConfig built = MappedConfig.build(builder);
+            ConfigCheck.require(built.getConfigMapping(LeaseholdConfig.class), built);
+            return Optional.empty();
+        } catch (InvalidConfigException e) {
+            return Optional.of(e.line());
+        }
+    }
+}
