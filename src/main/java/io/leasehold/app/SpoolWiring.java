@@ -99,8 +99,8 @@ public class SpoolWiring {
     @Singleton
     JetStreamBackend jetStream(LeaseholdConfig config, Clock clock, LeaseTerms terms) throws IOException {
         String instance = Holders.thisProcess(clock).instance();
-        NatsSettings settings = BusSettings.of(config.nats(), instance + "-spool").orElseThrow(
-                () -> new IllegalStateException("leasehold.spool.kind=jetstream needs leasehold.nats.url"));
+        // A URL is there: the start-up check refuses the JetStream spool without one (RemoteRules).
+        NatsSettings settings = BusSettings.of(config.nats(), instance + "-spool").orElseThrow();
         NatsBus bus = NatsConnector.connect(settings);
         LeaseholdConfig.JetStreamSpoolConfig js = config.spool().jetstream();
         return JetStreamBackend.open(bus.connection(), settings.safeUrls(), js.bucket(), js.replicas(),
