@@ -59,13 +59,14 @@ public final class ConfigCheck {
 
     /**
      * The checks of the keys command mode uses: the spool (its directory and kind, the JetStream spool's
-     * buckets, tmp/'s housekeeping, the payload bound), the lease and the bus. It runs no drain and no
+     * buckets, tmp/'s housekeeping, the payload bound, the claim terms), the lease and the bus. It runs no drain and no
      * API, so their keys are not its business.
      */
     public static void requireForCommands(LeaseholdConfig config) {
         Problems problems = new Problems();
         spool(problems, config);
         maxBytes(problems, config);
+        problems.built(() -> ConfigRecords.leaseTerms(config)); // the claim terms, for commands that work on items
         RemoteRules.lease(problems, config.lease());
         RemoteRules.nats(problems, config);
         problems.stopIfAny();

@@ -180,8 +180,9 @@ class CommandConfigTest {
     @ParameterizedTest
     @ValueSource(strings = {"leasehold.spool.dir= ", "leasehold.spool.kind=s3", "leasehold.spool.kind=jetstream",
         "leasehold.spool.jetstream.bucket=a.b", "leasehold.spool.jetstream.replicas=6",
-        "leasehold.spool.tmp-max-age=30s", "leasehold.item.max-bytes=0"})
-    void theSpoolsKeysAreCheckedByTheServicesRules(String setting) throws IOException {
+        "leasehold.spool.tmp-max-age=30s", "leasehold.item.max-bytes=0", "leasehold.claim.lease=0s",
+        "leasehold.claim.renewals-per-lease=1", "leasehold.claim.max-skew=-1s"})
+    void theSpoolsAndTheClaimsKeysAreCheckedByTheServicesRules(String setting) throws IOException {
         String key = setting.substring(0, setting.indexOf('='));
         if (key.startsWith("leasehold.spool.jetstream.")) {
             properties.putAll(Map.of("leasehold.spool.kind", "jetstream", "leasehold.nats.url", "nats://h"));
