@@ -30,7 +30,7 @@ public class HandlerSelection {
     @Singleton
     @Selected
     Handler handler(LeaseholdConfig config, @Any Instance<Handler> beans, Instance<Vertx> vertx) {
-        ConfigCheck.require(config);
+        ConfigCheck.requireAtStart(config);
         String name = config.handler().name();
         switch (name) {
             case "log":
@@ -43,8 +43,10 @@ public class HandlerSelection {
             default:
                 Instance<Handler> named = beans.select(NamedLiteral.of(name));
                 if (named.isUnsatisfied()) {
+                    // Only the beans know their names, so this rule waits for the boot (one line all the same).
                     throw new ConfigCheck.InvalidConfigException("leasehold.handler names '" + name
-                            + "', which is neither log, exec, http nor a @Named CDI bean implementing Handler");
+                            + "', which is neither log, exec, http nor a @Named CDI bean implementing Handler")
+                            .atStart();
                 }
                 return named.get();
         }

@@ -1,13 +1,15 @@
 package io.leasehold.app;
 
 import io.leasehold.command.OperatorCli;
+import io.leasehold.config.ConfigPreflight;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.annotations.QuarkusMain;
 
 /**
  * The jar's entry point. Any words ({@code lease ...}, {@code items ...}, {@code spool ...}, {@code help},
  * {@code --help}, {@code --version}, or a misspelling of one) are command mode, run in plain Java without
- * booting Quarkus (no HTTP server, no drain); no words at all start the service.
+ * booting Quarkus (no HTTP server, no drain); no words at all start the service, once its configuration
+ * passed.
  */
 @QuarkusMain
 public class LeaseholdMain {
@@ -16,6 +18,7 @@ public class LeaseholdMain {
         if (OperatorCli.wanted(args)) {
             System.exit(OperatorCli.run(args, System.out, System.err, System.in));
         }
+        ConfigPreflight.stopIfInvalid();
         Quarkus.run(args);
     }
 }

@@ -2,8 +2,8 @@ package io.leasehold.app;
 
 import io.leasehold.clock.TickingClock;
 import io.leasehold.config.ConfigCheck;
+import io.leasehold.config.ConfigRecords;
 import io.leasehold.config.LeaseholdConfig;
-import io.leasehold.core.Backoff;
 import io.leasehold.core.Clock;
 import io.leasehold.core.LeaseTerms;
 import io.leasehold.drain.DrainEvents;
@@ -44,19 +44,15 @@ public class SpoolWiring {
     @Produces
     @Singleton
     LeaseTerms leaseTerms(LeaseholdConfig config) {
-        ConfigCheck.require(config);
-        LeaseholdConfig.ClaimConfig claim = config.claim();
-        return new LeaseTerms(claim.lease(), claim.renewalsPerLease(), claim.maxSkew());
+        ConfigCheck.requireAtStart(config);
+        return ConfigRecords.leaseTerms(config);
     }
 
     @Produces
     @Singleton
     DrainSettings drainSettings(LeaseholdConfig config) {
-        ConfigCheck.require(config);
-        LeaseholdConfig.DrainConfig drain = config.drain();
-        return new DrainSettings(drain.concurrency(), drain.maxAttempts(), drain.pollInterval(),
-                config.handler().timeout(), new Backoff(drain.backoffInitial(), drain.backoffMax()),
-                drain.shutdownTimeout(), config.claim().takeover());
+        ConfigCheck.requireAtStart(config);
+        return ConfigRecords.drainSettings(config);
     }
 
     @Produces
@@ -108,8 +104,8 @@ public class SpoolWiring {
     /** The JetStream spool of {@code config} for {@code instance} (a claim's holder), as the service opens it; also for command mode. */
     public static JetStreamBackend openJetStream(LeaseholdConfig config, Clock clock, LeaseTerms terms, String instance)
             throws IOException {
-        NatsSettings settings = BusSettings.of(config.nats(), instance + "-spool").orElseThrow(
-                () -> new IllegalStateException("leasehold.spool.kind=jetstream needs leasehold.nats.url"));
+        // A URL is there: the start-up check (and command mode's) refuses the JetStream spool without one (RemoteRules).
+        NatsSettings settings = BusSettings.of(config.nats(), instance + "-spool").orElseThrow();
         NatsBus bus = NatsConnector.connect(settings);
         LeaseholdConfig.JetStreamSpoolConfig js = config.spool().jetstream();
         return JetStreamBackend.open(bus.connection(), settings.safeUrls(), js.bucket(), js.replicas(),

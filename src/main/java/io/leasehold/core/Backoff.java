@@ -10,12 +10,14 @@ import java.util.function.DoubleSupplier;
  */
 public record Backoff(Duration initial, Duration max) {
 
+    /** The one place these rules live; the start-up check reports them by their keys. */
     public Backoff {
         if (initial.isNegative() || initial.isZero()) {
-            throw new IllegalArgumentException("initial backoff must be positive, got " + initial);
+            throw new InvalidSetting("leasehold.drain.backoff-initial", "must be positive, got " + initial);
         }
         if (max.compareTo(initial) < 0) {
-            throw new IllegalArgumentException("max backoff " + max + " is below initial " + initial);
+            throw new InvalidSetting("leasehold.drain.backoff-max", "(" + max
+                    + ") must not be below leasehold.drain.backoff-initial (" + initial + ")");
         }
     }
 

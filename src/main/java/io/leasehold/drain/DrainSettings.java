@@ -1,6 +1,7 @@
 package io.leasehold.drain;
 
 import io.leasehold.core.Backoff;
+import io.leasehold.core.InvalidSetting;
 import io.leasehold.core.TakeoverRule;
 import java.time.Duration;
 
@@ -13,24 +14,28 @@ import java.time.Duration;
 public record DrainSettings(int concurrency, int maxAttempts, Duration pollInterval, Duration handlerTimeout,
         Backoff backoff, Duration shutdownTimeout, TakeoverRule takeover) {
 
+    /** The one place these rules live; the start-up check reports them by their keys. */
     public DrainSettings {
         if (concurrency < 1) {
-            throw new IllegalArgumentException("concurrency must be at least 1, got " + concurrency);
+            throw new InvalidSetting("leasehold.drain.concurrency", "must be at least 1, got " + concurrency);
         }
         if (maxAttempts < 1) {
-            throw new IllegalArgumentException("max attempts must be at least 1, got " + maxAttempts);
+            throw new InvalidSetting("leasehold.drain.max-attempts", "must be at least 1, got " + maxAttempts);
         }
         if (pollInterval.isNegative() || pollInterval.isZero()) {
-            throw new IllegalArgumentException("poll interval must be positive, got " + pollInterval);
+            throw new InvalidSetting("leasehold.drain.poll-interval", "must be positive, got " + pollInterval);
         }
-        if (handlerTimeout.isNegative()) {
-            throw new IllegalArgumentException("handler timeout must not be negative, got " + handlerTimeout);
+        if (handlerTimeout.isNegative() || (!handlerTimeout.isZero() && handlerTimeout.toMillis() < 1)) {
+            // The clock's timers count milliseconds: a shorter timeout would never fire as set.
+            throw new InvalidSetting("leasehold.handler.timeout", "must be 0 (none) or at least 1ms, got "
+                    + handlerTimeout);
         }
         if (takeover == null) {
             throw new IllegalArgumentException("a takeover rule is needed");
         }
         if (shutdownTimeout.isNegative()) {
-            throw new IllegalArgumentException("shutdown timeout must not be negative, got " + shutdownTimeout);
+            throw new InvalidSetting("leasehold.drain.shutdown-timeout", "must not be negative, got "
+                    + shutdownTimeout);
         }
     }
 }

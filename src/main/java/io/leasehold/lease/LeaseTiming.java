@@ -1,5 +1,6 @@
 package io.leasehold.lease;
 
+import io.leasehold.core.InvalidSetting;
 import java.time.Duration;
 
 /**
@@ -33,22 +34,9 @@ public record LeaseTiming(Duration duration, Duration renewEvery, Duration renew
     }
 
     /** A timing that breaks a rule, with the key to blame. */
-    public static final class Invalid extends IllegalArgumentException {
-        private final String key;
-        private final String rule;
-
+    public static final class Invalid extends InvalidSetting {
         Invalid(String key, String rule) {
-            super(key + " " + rule);
-            this.key = key;
-            this.rule = rule;
-        }
-
-        public String key() {
-            return key;
-        }
-
-        public String rule() {
-            return rule;
+            super(key, rule);
         }
     }
 

@@ -29,16 +29,6 @@ public record NatsSettings(
     /** The user info of a URL ({@code nats://user:password@host}, {@code nats://token@host}). */
     private static final Pattern USER_INFO = Pattern.compile("(?i)\\b([a-z][a-z0-9+.-]*://)[^/@\\s,\\[\\]]*@");
 
-    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
-    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(2);
-
-    /** Only URLs: no authentication, no TLS beyond what a {@code tls://} URL asks for. */
-    public static NatsSettings of(String urls) {
-        return new NatsSettings(urls, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), DEFAULT_CONNECT_TIMEOUT,
-                DEFAULT_REQUEST_TIMEOUT, "leasehold");
-    }
-
     /** Never the secrets: a record's own toString would print every password. */
     @Override
     public String toString() {

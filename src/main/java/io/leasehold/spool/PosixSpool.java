@@ -24,9 +24,6 @@ import org.jboss.logging.Logger;
 /** The claim protocol on a POSIX filesystem: every state change is one rename(2). */
 public final class PosixSpool implements Spool {
 
-    /** The default of {@code leasehold.item.max-bytes}, for callers that do not configure one. */
-    public static final long DEFAULT_MAX_PAYLOAD_BYTES = 1024 * 1024;
-
     private static final Logger LOG = Logger.getLogger(PosixSpool.class);
 
     /** A listing racing a rename in the same directory can miss the entry once; look a few times. */
@@ -42,10 +39,6 @@ public final class PosixSpool implements Spool {
     private final PendingClaims pendingClaims;
     private final SpoolCensus census = new SpoolCensus();
     private final HolderTag tag;
-
-    public PosixSpool(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock) {
-        this(layout, anomalies, clock, DEFAULT_MAX_PAYLOAD_BYTES);
-    }
 
     /** @param maxPayloadBytes {@code leasehold.item.max-bytes}: a larger payload is never read */
     public PosixSpool(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock, long maxPayloadBytes) {

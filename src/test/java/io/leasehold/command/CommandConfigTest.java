@@ -24,6 +24,8 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Command mode's configuration: the service's mapping, built as Quarkus builds it, from the sources a
@@ -172,6 +174,21 @@ class CommandConfigTest {
                 "leasehold.nats.connect-timeout", "leasehold.nats.request-timeout"}) {
             assertTrue(said.contains(key), key + " in " + said);
         }
+    }
+
+    /** Each setting alone (the JetStream spool's with the spool chosen): refused, led by its key. */
+    @ParameterizedTest
+    @ValueSource(strings = {"leasehold.spool.dir= ", "leasehold.spool.kind=s3", "leasehold.spool.kind=jetstream",
+        "leasehold.spool.jetstream.bucket=a.b", "leasehold.spool.jetstream.replicas=6",
+        "leasehold.spool.tmp-max-age=30s", "leasehold.item.max-bytes=0", "leasehold.claim.lease=0s",
+        "leasehold.claim.renewals-per-lease=1", "leasehold.claim.max-skew=-1s"})
+    void theSpoolsAndTheClaimsKeysAreCheckedByTheServicesRules(String setting) throws IOException {
+        String key = setting.substring(0, setting.indexOf('='));
+        if (key.startsWith("leasehold.spool.jetstream.")) {
+            properties.putAll(Map.of("leasehold.spool.kind", "jetstream", "leasehold.nats.url", "nats://h"));
+        }
+        properties.put(key, setting.substring(key.length() + 1));
+        assertTrue(refused().startsWith("invalid configuration: " + key + " "), refused());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.leasehold.drain;
 
+import io.leasehold.config.Mapped;
 import io.leasehold.core.Backoff;
 import io.leasehold.core.LeaseTerms;
 import io.leasehold.core.TakeoverRule;
@@ -61,7 +62,7 @@ final class Instance implements AutoCloseable {
     private Instance(SpoolLayout layout, Instant start, int maxAttempts, boolean auto, ArrivalWatch arrivals,
             UnaryOperator<Spool> decorate, TakeoverRule takeover) {
         clock.set(start);
-        spool = new PosixSpool(layout, anomalies, clock);
+        spool = new PosixSpool(layout, anomalies, clock, Mapped.defaults().item().maxBytes().asLongValue());
         DrainSettings settings = new DrainSettings(2, maxAttempts, Duration.ofSeconds(1), Duration.ZERO,
                 new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(8)), Duration.ZERO, takeover);
         drainer = new Drainer(decorate.apply(spool), clock, TERMS, settings, handler, gate, workers, workers,

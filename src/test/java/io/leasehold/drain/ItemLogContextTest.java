@@ -3,6 +3,7 @@ package io.leasehold.drain;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.leasehold.config.Mapped;
 import io.leasehold.core.Backoff;
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Generation;
@@ -61,7 +62,8 @@ class ItemLogContextTest extends SpoolTestBase {
     private Drainer drainer(DrivenClock clock, Handler handler, DrainEvents events) {
         DrainSettings settings = new DrainSettings(1, 5, Duration.ofSeconds(1), Duration.ZERO,
                 new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(8)), Duration.ZERO, TakeoverRule.READING);
-        Drainer drainer = new Drainer(new PosixSpool(layout, new SpoolAnomalies(), clock), clock, Instance.TERMS,
+        Drainer drainer = new Drainer(new PosixSpool(layout, new SpoolAnomalies(), clock,
+                Mapped.defaults().item().maxBytes().asLongValue()), clock, Instance.TERMS,
                 settings, handler, new Instance.TestGate(), oneWorker, renewals, ArrivalWatch.NONE, events, true);
         drainer.start();
         return drainer;

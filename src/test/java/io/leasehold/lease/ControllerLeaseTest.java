@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.leasehold.nats.DefaultBus;
 import io.leasehold.nats.NatsBus;
 import io.leasehold.nats.NatsConnector;
 import io.leasehold.nats.NatsKvLeaseStore;
-import io.leasehold.nats.NatsSettings;
 import io.leasehold.spool.SpoolEpochFloor;
 import io.leasehold.spool.SpoolLayout;
 import io.leasehold.testing.DrivenClock;
@@ -48,7 +48,7 @@ class ControllerLeaseTest {
         final ControllerLease lease;
 
         Instance(String name) throws Exception {
-            NatsBus bus = NatsConnector.connect(NatsSettings.of(server.url()).withRequestTimeout(Duration.ofMillis(500)));
+            NatsBus bus = NatsConnector.connect(DefaultBus.settings(server.url()).withRequestTimeout(Duration.ofMillis(500)));
             closing.add(bus);
             NatsKvLeaseStore store = new NatsKvLeaseStore(bus, bucket, "controller");
             store.ensureBucket();

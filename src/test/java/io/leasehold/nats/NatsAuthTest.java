@@ -27,36 +27,36 @@ class NatsAuthTest {
     void userAndPassword() throws Exception {
         try (NatsServer server = NatsServer.start(
                 "authorization { users: [ {user: alice, password: \"" + ALICE_PASSWORD + "\"} ] }")) {
-            connectAndUseKv(NatsSettings.of(server.url()).withUser("alice", ALICE_PASSWORD));
+            connectAndUseKv(DefaultBus.settings(server.url()).withUser("alice", ALICE_PASSWORD));
 
-            String wrong = refused(NatsSettings.of(server.url()).withUser("alice", "guess-1234"), "guess-1234");
+            String wrong = refused(DefaultBus.settings(server.url()).withUser("alice", "guess-1234"), "guess-1234");
             assertTrue(wrong.contains("the server refused this client's credentials (Authorization Violation)")
                     && wrong.contains("check leasehold.nats.user and leasehold.nats.password"), wrong);
-            String none = refused(NatsSettings.of(server.url()));
+            String none = refused(DefaultBus.settings(server.url()));
             assertTrue(none.contains("none are set"), none);
 
             // User info in the URL works, and is masked wherever the URL is shown.
             String withInfo = "nats://alice:" + ALICE_PASSWORD + "@127.0.0.1:" + server.port();
-            connectAndUseKv(NatsSettings.of(withInfo));
-            String wrongInfo = refused(NatsSettings.of("nats://alice:guess-5678@127.0.0.1:" + server.port()
+            connectAndUseKv(DefaultBus.settings(withInfo));
+            String wrongInfo = refused(DefaultBus.settings("nats://alice:guess-5678@127.0.0.1:" + server.port()
                     + ", nats://127.0.0.1:1"), "guess-5678");
             assertTrue(wrongInfo.contains("check the user info in leasehold.nats.url"), wrongInfo);
-            assertTrue(NatsSettings.of(withInfo).safeUrls().equals("nats://***@127.0.0.1:" + server.port()),
-                    NatsSettings.of(withInfo).safeUrls());
+            assertTrue(DefaultBus.settings(withInfo).safeUrls().equals("nats://***@127.0.0.1:" + server.port()),
+                    DefaultBus.settings(withInfo).safeUrls());
         }
     }
 
     @Test
     void token() throws Exception {
         try (NatsServer server = NatsServer.start("authorization { token: \"" + TOKEN + "\" }")) {
-            connectAndUseKv(NatsSettings.of(server.url()).withToken(TOKEN));
+            connectAndUseKv(DefaultBus.settings(server.url()).withToken(TOKEN));
 
-            String wrong = refused(NatsSettings.of(server.url()).withToken("tok-wrong-0000"), "tok-wrong-0000");
+            String wrong = refused(DefaultBus.settings(server.url()).withToken("tok-wrong-0000"), "tok-wrong-0000");
             assertTrue(wrong.contains("(Authorization Violation)") && wrong.contains("check leasehold.nats.token"),
                     wrong);
-            String none = refused(NatsSettings.of(server.url()));
+            String none = refused(DefaultBus.settings(server.url()));
             assertTrue(none.contains("none are set"), none);
-            String inUrl = refused(NatsSettings.of("nats://tok-in-url-1111@127.0.0.1:" + server.port()),
+            String inUrl = refused(DefaultBus.settings("nats://tok-in-url-1111@127.0.0.1:" + server.port()),
                     "tok-in-url-1111");
             assertTrue(inUrl.contains("check the user info in leasehold.nats.url"), inUrl);
         }
@@ -67,19 +67,19 @@ class NatsAuthTest {
         NatsOperator operator = NatsOperator.create();
         try (NatsServer server = NatsServer.start(operator.serverConfig())) {
             Path creds = operator.userCreds(dir.resolve("user.creds"));
-            connectAndUseKv(NatsSettings.of(server.url()).withCredentials(creds));
+            connectAndUseKv(DefaultBus.settings(server.url()).withCredentials(creds));
 
             String seed = Files.readString(creds).lines().filter(l -> l.startsWith("SU")).findFirst().orElseThrow();
             Path stranger = NatsOperator.strangerCreds(dir.resolve("stranger.creds"));
-            String unknown = refused(NatsSettings.of(server.url()).withCredentials(stranger), seed);
+            String unknown = refused(DefaultBus.settings(server.url()).withCredentials(stranger), seed);
             assertTrue(unknown.contains("(Authorization Violation)")
                     && unknown.contains("check leasehold.nats.credentials (" + stranger + ")"), unknown);
 
             Path missing = dir.resolve("missing.creds");
-            String unreadable = refused(NatsSettings.of(server.url()).withCredentials(missing));
+            String unreadable = refused(DefaultBus.settings(server.url()).withCredentials(missing));
             assertTrue(unreadable.contains("leasehold.nats.credentials " + missing + " cannot be read"), unreadable);
 
-            String none = refused(NatsSettings.of(server.url()));
+            String none = refused(DefaultBus.settings(server.url()));
             assertTrue(none.contains("none are set"), none);
         }
     }

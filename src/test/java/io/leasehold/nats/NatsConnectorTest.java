@@ -20,18 +20,18 @@ class NatsConnectorTest {
                 dead = s.getLocalPort();
             }
             String urls = "nats://127.0.0.1:" + dead + " , " + server.url();
-            try (NatsBus bus = NatsConnector.connect(NatsSettings.of(urls).withToken("s3cret"))) {
+            try (NatsBus bus = NatsConnector.connect(DefaultBus.settings(urls).withToken("s3cret"))) {
                 assertEquals(Connection.Status.CONNECTED, bus.connection().getStatus());
                 assertEquals(server.url(), bus.connection().getConnectedUrl());
             }
             IOException refused = assertThrows(IOException.class,
-                    () -> NatsConnector.connect(NatsSettings.of(server.url()).withToken("wrong")));
+                    () -> NatsConnector.connect(DefaultBus.settings(server.url()).withToken("wrong")));
             System.out.println("wrong token: " + refused);
         }
     }
 
     @Test
     void noUrlIsAnError() {
-        assertThrows(IOException.class, () -> NatsConnector.connect(NatsSettings.of(" , ")));
+        assertThrows(IOException.class, () -> NatsConnector.connect(DefaultBus.settings(" , ")));
     }
 }

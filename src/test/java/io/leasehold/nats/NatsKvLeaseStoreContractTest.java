@@ -30,7 +30,7 @@ class NatsKvLeaseStoreContractTest extends LeaseStoreContract {
         bucket = uniqueBucket();
         // Made by a client that waits longer: the clients under test give up after half a second, and a
         // stream's creation on a loaded 2-core machine can take more (the setup is not what is tested).
-        try (NatsBus setup = NatsConnector.connect(NatsSettings.of(NATS.server().url())
+        try (NatsBus setup = NatsConnector.connect(DefaultBus.settings(NATS.server().url())
                 .withRequestTimeout(SETUP_TIMEOUT))) {
             new NatsKvLeaseStore(setup, bucket, "controller").ensureBucket();
         }

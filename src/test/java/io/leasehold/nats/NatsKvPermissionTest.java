@@ -41,7 +41,7 @@ class NatsKvPermissionTest {
     @BeforeAll
     static void start() throws Exception {
         server = NatsServer.start(CONFIG);
-        try (NatsBus admin = connect(NatsSettings.of(server.url()).withUser("admin", "admin"))) {
+        try (NatsBus admin = connect(DefaultBus.settings(server.url()).withUser("admin", "admin"))) {
             NatsKvLeaseStore store = new NatsKvLeaseStore(admin, BUCKET, "controller");
             assertTrue(store.ensureBucket(), "the admin makes the bucket");
         }
@@ -54,7 +54,7 @@ class NatsKvPermissionTest {
 
     @Test
     void aUserWithoutTheBucketIsDeniedEveryCall() throws Exception {
-        try (NatsBus bus = connect(NatsSettings.of(server.url()).withUser("outsider", "outsider"))) {
+        try (NatsBus bus = connect(DefaultBus.settings(server.url()).withUser("outsider", "outsider"))) {
             NatsKvLeaseStore store = new NatsKvLeaseStore(bus, BUCKET, "controller");
             for (var call : new Object[][] {
                     {"read", (NatsTesting.StoreCall) store::read},
@@ -72,7 +72,7 @@ class NatsKvPermissionTest {
 
     @Test
     void aUserWhoMayOnlyReadIsDeniedWrites() throws Exception {
-        try (NatsBus bus = connect(NatsSettings.of(server.url()).withUser("reader", "reader"))) {
+        try (NatsBus bus = connect(DefaultBus.settings(server.url()).withUser("reader", "reader"))) {
             NatsKvLeaseStore store = new NatsKvLeaseStore(bus, BUCKET, "reader-key");
             assertTrue(store.read().isEmpty(), "reading is granted");
             long last = store.lastRevision();

@@ -33,7 +33,7 @@ final class NatsTesting {
     }
 
     static NatsBus connect(NatsServer server) {
-        return connect(NatsSettings.of(server.url()));
+        return connect(DefaultBus.settings(server.url()));
     }
 
     static NatsBus connect(NatsSettings settings) {

@@ -52,39 +52,39 @@ class NatsTlsTest {
     @Test
     void aServerCertificateFromTheTruststoresCaIsTrusted() throws Exception {
         try (NatsServer server = NatsServer.start(ours.serverTlsBlock(false))) {
-            connectAndUseKv(NatsSettings.of(tlsUrl(server)).withTruststore(ours.truststore(), PW));
+            connectAndUseKv(DefaultBus.settings(tlsUrl(server)).withTruststore(ours.truststore(), PW));
             // A nats:// URL with a truststore works too: the server asks for TLS and the client upgrades.
-            connectAndUseKv(NatsSettings.of(server.url()).withTruststore(ours.truststore(), PW));
+            connectAndUseKv(DefaultBus.settings(server.url()).withTruststore(ours.truststore(), PW));
         }
     }
 
     @Test
     void untrustedMisnamedOrMissingTlsIsRefusedNamingTheSetting() {
         try (NatsServer server = NatsServer.start(ours.serverTlsBlock(false))) {
-            String noTrust = refused(NatsSettings.of(tlsUrl(server)));
+            String noTrust = refused(DefaultBus.settings(tlsUrl(server)));
             assertTrue(noTrust.contains("the server's certificate is not trusted")
                     && noTrust.contains("no leasehold.nats.tls.truststore is set"), noTrust);
 
-            String rogueTrust = refused(NatsSettings.of(tlsUrl(server)).withTruststore(rogue.truststore(), PW), PW);
+            String rogueTrust = refused(DefaultBus.settings(tlsUrl(server)).withTruststore(rogue.truststore(), PW), PW);
             assertTrue(rogueTrust.contains("the server's certificate is not trusted")
                     && rogueTrust.contains("check leasehold.nats.tls.truststore"), rogueTrust);
 
-            String plain = refused(NatsSettings.of(server.url()));
+            String plain = refused(DefaultBus.settings(server.url()));
             assertTrue(plain.contains("the server requires TLS"), plain);
 
             Path missing = dir.resolve("no-such-truststore.p12");
-            String unreadable = refused(NatsSettings.of(tlsUrl(server)).withTruststore(missing, PW), PW);
+            String unreadable = refused(DefaultBus.settings(tlsUrl(server)).withTruststore(missing, PW), PW);
             assertTrue(unreadable.contains("leasehold.nats.tls.truststore (" + missing + ") is not a readable file"),
                     unreadable);
 
-            String badPassword = refused(NatsSettings.of(tlsUrl(server)).withTruststore(ours.truststore(),
+            String badPassword = refused(DefaultBus.settings(tlsUrl(server)).withTruststore(ours.truststore(),
                     "not-the-store-password"), "not-the-store-password");
             assertTrue(badPassword.contains("leasehold.nats.tls.truststore (" + ours.truststore() + ") cannot be read"),
                     badPassword);
         }
         // jnats alone would take this one: signed by a trusted CA, but for another host.
         try (NatsServer server = NatsServer.start(otherHost.serverTlsBlock(false))) {
-            String misnamed = refused(NatsSettings.of(tlsUrl(server)).withTruststore(otherHost.truststore(), PW));
+            String misnamed = refused(DefaultBus.settings(tlsUrl(server)).withTruststore(otherHost.truststore(), PW));
             assertTrue(misnamed.contains("the server's certificate does not name the host connected to")
                     && misnamed.contains("127.0.0.1"), misnamed);
         }
@@ -93,7 +93,7 @@ class NatsTlsTest {
     @Test
     void mutualTlsNeedsAClientCertificateTheServersCaSigned() throws Exception {
         try (NatsServer server = NatsServer.start(ours.serverTlsBlock(true))) {
-            NatsSettings trusting = NatsSettings.of(tlsUrl(server)).withTruststore(ours.truststore(), PW);
+            NatsSettings trusting = DefaultBus.settings(tlsUrl(server)).withTruststore(ours.truststore(), PW);
             connectAndUseKv(trusting.withKeystore(ours.clientKeystore(), PW));
 
             // The server's refusal reaches the client as its alert or, by timing, as a broken pipe on the

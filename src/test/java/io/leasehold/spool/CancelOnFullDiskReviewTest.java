@@ -3,6 +3,7 @@ package io.leasehold.spool;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.leasehold.config.Mapped;
 import io.leasehold.core.LeaseTerms;
 import io.leasehold.testing.DrivenClock;
 import io.leasehold.testing.Tmpfs;
@@ -26,7 +27,8 @@ class CancelOnFullDiskReviewTest {
             SpoolLayout layout = new SpoolLayout(tmpfs.dir().resolve("spool"));
             layout.createFolders();
             DrivenClock clock = new DrivenClock();
-            PosixSpool spool = new PosixSpool(layout, new SpoolAnomalies(), clock);
+            PosixSpool spool = new PosixSpool(layout, new SpoolAnomalies(), clock,
+                    Mapped.defaults().item().maxBytes().asLongValue());
             PosixItemStore store = new PosixItemStore(layout, spool,
                     new LeaseTerms(Duration.ofSeconds(120), 3, Duration.ofSeconds(10)), clock);
             store.enqueue("c1", new ByteArrayInputStream(new byte[] {'x'}), 1024);

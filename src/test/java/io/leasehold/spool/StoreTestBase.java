@@ -1,5 +1,6 @@
 package io.leasehold.spool;
 
+import io.leasehold.config.Mapped;
 import io.leasehold.core.LeaseTerms;
 import io.leasehold.testing.DrivenClock;
 import java.io.IOException;
@@ -24,7 +25,7 @@ abstract class StoreTestBase {
     void createSpool() throws IOException {
         layout = new SpoolLayout(dir);
         layout.createFolders();
-        spool = new PosixSpool(layout, anomalies, clock);
+        spool = new PosixSpool(layout, anomalies, clock, Mapped.defaults().item().maxBytes().asLongValue());
         store = new PosixItemStore(layout, spool, new LeaseTerms(Duration.ofSeconds(120), 3, Duration.ofSeconds(10)),
                 clock);
     }

@@ -4,7 +4,7 @@ import io.leasehold.app.Holders;
 import io.leasehold.app.SpoolWiring;
 import io.leasehold.clock.ScheduledSystemClock;
 import io.leasehold.command.CommandConfig;
-import io.leasehold.config.ConfigCheck.InvalidConfigException;
+import io.leasehold.config.ConfigRecords;
 import io.leasehold.config.LeaseholdConfig;
 import io.leasehold.core.LeaseTerms;
 import io.leasehold.jetstream.JetStreamBackend;
@@ -80,11 +80,9 @@ final class OpenSpool implements AutoCloseable {
      */
     static OpenSpool open(CommandConfig config, boolean create) throws IOException {
         LeaseholdConfig c = config.mapped();
+        // Both were checked when the configuration was read (ConfigCheck.requireForCommands), before any spool is looked for.
         long maxBytes = c.item().maxBytes().asLongValue();
-        if (maxBytes < 1) {
-            throw new InvalidConfigException("leasehold.item.max-bytes must be at least 1 byte");
-        }
-        LeaseTerms terms = terms(c.claim()); // a bad setting is said before a missing spool
+        LeaseTerms terms = ConfigRecords.leaseTerms(c);
         if (c.spool().kind().equals("jetstream")) {
             // The service's own backend on a connection of this command's (its buckets made when missing, as
             // the service makes them); listings wait for the ledger's first picture.
@@ -112,17 +110,6 @@ final class OpenSpool implements AutoCloseable {
             PosixItemStore store = new PosixItemStore(layout, posix, terms, spool.clock, new PosixDirectorySync());
             return new Opened(store, store);
         });
-    }
-
-    /** The claim terms; a value they refuse is a configuration error naming its key. */
-    private static LeaseTerms terms(LeaseholdConfig.ClaimConfig claim) {
-        try {
-            return new LeaseTerms(claim.lease(), claim.renewalsPerLease(), claim.maxSkew());
-        } catch (IllegalArgumentException e) {
-            String key = e.getMessage().contains("renewals") ? "leasehold.claim.renewals-per-lease"
-                    : e.getMessage().contains("skew") ? "leasehold.claim.max-skew" : "leasehold.claim.lease";
-            throw new InvalidConfigException(key + ": " + e.getMessage());
-        }
     }
 
     @Override

@@ -1,0 +1,133 @@
+package io.leasehold.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.leasehold.testing.PackagedArtifact;
+import java.io.File;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The packaged service (jar or native runner, {@link PackagedArtifact}) given a bad configuration, from
+ * each place a setting can come from: it exits 1 with exactly one line on stderr naming the key, nothing
+ * on stdout, and has started nothing: no spool folder in its working directory, no HTTP listener.
+ */
+class ConfigErrorsIT {
+
+    private static final long DEADLINE_SECONDS = 60;
+
+    /** A bad setting: as -D settings, environment variables and the text of config/application.properties. */
+    record Bad(String what, Map<String, String> settings, Map<String, String> env, String file, String key,
+            List<String> wrapper) {
+        static Bad of(String what, String key, String... settings) {
+            Map<String, String> map = new LinkedHashMap<>();
+            for (int i = 0; i < settings.length; i += 2) {
+                map.put(settings[i], settings[i + 1]);
+            }
+            return new Bad(what, map, Map.of(), null, key, List.of());
+        }
+
+        @Override
+        public String toString() {
+            return what;
+        }
+    }
+
+    static Stream<Arguments> bad() {
+        return Stream.of(
+                Bad.of("a name outside the choice", "leasehold.drain.mode", "leasehold.drain.mode", "bogus"),
+                Bad.of("a number out of range (a record's rule)", "leasehold.claim.renewals-per-lease",
+                        "leasehold.claim.renewals-per-lease", "1"),
+                Bad.of("a period below the scheduler's tick", "leasehold.drain.poll-interval",
+                        "leasehold.drain.poll-interval", "500ms"),
+                Bad.of("uploads taking the drain's worker threads", "leasehold.item.max-uploads",
+                        "quarkus.thread-pool.max-threads", "40", "leasehold.item.max-uploads", "30"),
+                Bad.of("connections over the descriptor budget", "quarkus.http.limits.max-connections",
+                        "quarkus.http.limits.max-connections", "1000000000"),
+                new Bad("an open-files limit below the reserve", Map.of(), Map.of(), null,
+                        "leasehold.drain.concurrency", List.of("sh", "-c", "ulimit -n 90 && exec \"$@\"", "sh")),
+                Bad.of("exec without its command", "leasehold.handler.exec.command", "leasehold.handler", "exec"),
+                Bad.of("a handler naming no bean (checked in the boot)", "leasehold.handler",
+                        "leasehold.handler", "no-such-handler"),
+                Bad.of("a value of the wrong type", "leasehold.drain.concurrency", "leasehold.drain.concurrency", "abc"),
+                Bad.of("a ${...} nothing sets", "leasehold.spool.dir",
+                        "leasehold.spool.dir", "${LEASEHOLD_IT_NOTHING_SETS_THIS}"),
+                new Bad("from the environment", Map.of(), Map.of("LEASEHOLD_DRAIN_MODE", "bogus"), null,
+                        "leasehold.drain.mode", List.of()),
+                new Bad("from config/application.properties", Map.of(), Map.of(),
+                        "leasehold.lease.renew-deadline=20s\n", "leasehold.lease.duration", List.of()))
+                .map(Arguments::of);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("bad")
+    void aBadSettingIsOneLineNamingItsKeyAndNothingStarts(Bad bad) throws Exception {
+        Path cwd = Files.createDirectories(Path.of("target", "it-work", "config-errors-" + System.nanoTime()))
+                .toAbsolutePath();
+        if (bad.file() != null) {
+            Files.writeString(Files.createDirectories(cwd.resolve("config")).resolve("application.properties"),
+                    bad.file());
+        }
+        int port = freePort();
+        Map<String, String> settings = new LinkedHashMap<>(bad.settings());
+        settings.put("quarkus.http.port", Integer.toString(port));
+        List<String> command = new ArrayList<>(bad.wrapper());
+        command.addAll(PackagedArtifact.current().command(List.of("-Xmx64m", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1"), settings, List.of()));
+        Path out = cwd.resolve("stdout");
+        Path err = cwd.resolve("stderr");
+        ProcessBuilder builder = new ProcessBuilder(command).directory(cwd.toFile())
+                .redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(new File("/dev/null"));
+        // Only what the case gives counts: none of the build's own settings leak in.
+        builder.environment().keySet().removeIf(k -> k.equals("NATS_URL") || k.equals("K_SINK")
+                || k.startsWith("LEASEHOLD_") || k.startsWith("QUARKUS_"));
+        builder.environment().putAll(bad.env());
+        Process process = builder.start();
+        try {
+            assertTrue(process.waitFor(DEADLINE_SECONDS, TimeUnit.SECONDS), bad + ": still running after "
+                    + DEADLINE_SECONDS + "s");
+            String stderr = Files.readString(err, StandardCharsets.UTF_8);
+            String stdout = Files.readString(out, StandardCharsets.UTF_8);
+            assertEquals(1, process.exitValue(), bad + ":\n" + stderr + stdout);
+            List<String> lines = stderr.lines().filter(l -> !l.isBlank()).toList();
+            assertEquals(1, lines.size(), bad + ": one line on stderr, no stack trace, nothing else:\n" + stderr);
+            assertTrue(lines.get(0).startsWith("leasehold: invalid configuration: ")
+                    && lines.get(0).contains(bad.key()), bad + ": the line names " + bad.key() + ":\n" + stderr);
+            assertEquals("", stdout.strip(), bad + ": nothing on stdout (no log of a start)");
+            assertFalse(Files.exists(cwd.resolve("spool")), bad + ": the spool was created");
+            assertThrows(ConnectException.class, () -> connect(port), bad + ": something listens on " + port);
+        } finally {
+            process.destroyForcibly();
+        }
+    }
+
+    private static void connect(int port) throws IOException {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 2000);
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
