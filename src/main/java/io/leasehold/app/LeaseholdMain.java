@@ -14,6 +14,14 @@ import io.quarkus.runtime.annotations.QuarkusMain;
 @QuarkusMain
 public class LeaseholdMain {
 
+    static {
+        // The pre-flight check logs through JBoss Logging before Quarkus boots: were the JDK's own log
+        // manager made then, Quarkus could never install its own (format, JSON, levels) for the service.
+        if (System.getProperty("java.util.logging.manager") == null) {
+            System.setProperty("java.util.logging.manager", "org.jboss.logmanager.LogManager");
+        }
+    }
+
     public static void main(String... args) {
         if (OperatorCli.wanted(args)) {
             System.exit(OperatorCli.run(args, System.out, System.err, System.in));
