@@ -1,6 +1,7 @@
 package io.leasehold.app;
 
 import io.leasehold.clock.TickingClock;
+import io.leasehold.config.ConfigCheck;
 import io.leasehold.config.LeaseholdConfig;
 import io.leasehold.core.TakeoverRule;
 import io.leasehold.drain.Drainer;
@@ -15,7 +16,7 @@ import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.nio.file.FileSystemException;
 import java.time.Duration;
 import java.time.Instant;
 import org.jboss.logging.Logger;
@@ -60,8 +61,9 @@ public class DrainLifecycle {
             }
         } catch (IOException e) {
             String key = config.spool().kind().equals("jetstream") ? "leasehold.spool.jetstream.bucket" : "leasehold.spool.dir";
-            throw new UncheckedIOException("the spool " + upkeep.where() + " (" + key + ") is not usable: "
-                    + e.getMessage(), e);
+            // One line, as for any other setting that cannot be used (Quarkus prints a ConfigurationException alone).
+            throw new ConfigCheck.InvalidConfigException(key + " (" + upkeep.where() + ") is not usable: "
+                    + said(e)).atStart();
         }
         // The lease's first step comes before the first claim: the drain starts knowing its standing.
         lease.start(this::leaseLost);
@@ -119,5 +121,15 @@ public class DrainLifecycle {
     void onStop(@Observes ShutdownEvent event) {
         drainer.stop();
         lease.stop();
+    }
+
+    /** What went wrong, naming the file: a FileSystemException's message may be the bare path (access denied). */
+    private static String said(IOException e) {
+        if (e instanceof FileSystemException f && f.getReason() == null) {
+            String kind = f.getClass().getSimpleName().replace("Exception", "").replaceAll("([a-z])([A-Z])", "$1 $2")
+                    .toLowerCase(java.util.Locale.ROOT);
+            return f.getFile() + ": " + kind;
+        }
+        return String.valueOf(e.getMessage());
     }
 }

@@ -5,9 +5,11 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -37,17 +39,38 @@ public final class SpoolLayout {
         return file(SpoolFolder.CLAIMED, claim.fileName());
     }
 
+    /**
+     * Makes the folders that are missing, and refuses a folder that is not a directory of its own: a
+     * symbolic link there would be followed by every move (a purge of done/ deleting files elsewhere, an
+     * enqueue writing elsewhere), and another machine would resolve it to another place or to none, while
+     * the protocol needs every instance to see the same names. The root itself may be a link.
+     */
     public void createFolders() throws IOException {
         for (SpoolFolder f : SpoolFolder.values()) {
-            Files.createDirectories(folder(f));
+            Path p = folder(f);
+            if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+                Files.createDirectories(p);
+            }
+            requireOwnDirectory(p);
         }
     }
 
-    /** True when every folder is a writable directory. */
+    /** Refuses {@code folder} unless it is a directory itself, not a link to one (nor a file). */
+    public static void requireOwnDirectory(Path folder) throws IOException {
+        if (Files.isSymbolicLink(folder)) {
+            throw new FileSystemException(folder.toString(), null, "a spool folder is a symbolic link (to "
+                    + Files.readSymbolicLink(folder) + "); it must be a directory of its own, the same on every instance");
+        }
+        if (!Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
+            throw new NotDirectoryException(folder.toString());
+        }
+    }
+
+    /** True when every folder is a writable directory of its own (not a link). */
     public boolean isUsable() {
         for (SpoolFolder f : SpoolFolder.values()) {
             Path p = folder(f);
-            if (!Files.isDirectory(p) || !Files.isWritable(p)) {
+            if (!Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS) || !Files.isWritable(p)) {
                 return false;
             }
         }

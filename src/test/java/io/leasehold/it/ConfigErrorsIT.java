@@ -68,6 +68,8 @@ class ConfigErrorsIT {
                 Bad.of("a handler naming no bean (checked in the boot)", "leasehold.handler",
                         "leasehold.handler", "no-such-handler"),
                 Bad.of("a value of the wrong type", "leasehold.drain.concurrency", "leasehold.drain.concurrency", "abc"),
+                Bad.of("a spool directory that cannot be made (checked in the boot)", "leasehold.spool.dir",
+                        "leasehold.spool.dir", "/dev/null/spool"),
                 Bad.of("a ${...} nothing sets", "leasehold.spool.dir",
                         "leasehold.spool.dir", "${LEASEHOLD_IT_NOTHING_SETS_THIS}"),
                 new Bad("from the environment", Map.of(), Map.of("LEASEHOLD_DRAIN_MODE", "bogus"), null,
