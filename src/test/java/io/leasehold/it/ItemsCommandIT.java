@@ -292,6 +292,23 @@ class ItemsCommandIT {
         assertEquals(Set.of("first"), ids(ok(cli("items", "list", "--json"))));
     }
 
+    /** A folder swapped for a link would take a purge or an enqueue elsewhere: both refuse it, nothing is touched. */
+    @Test
+    void aSpoolFolderThatIsASymbolicLinkIsRefusedAndNothingIsDoneThroughIt() throws IOException {
+        ok(cliWith(Map.of(), file("p.txt", "x"), "items", "enqueue", "--json", "--id", "first"));
+        Path elsewhere = Files.createDirectories(work.resolve("elsewhere"));
+        Files.writeString(elsewhere.resolve("precious"), "not an item");
+        Files.delete(spool.resolve("done"));
+        Files.createSymbolicLink(spool.resolve("done"), elsewhere);
+        refused(cli("items", "purge", "--state", "done"), "symbolic link");
+        refused(cli("items", "list", "--state", "done"), "symbolic link");
+        refused(cliWith(Map.of(), file("q.txt", "y"), "items", "enqueue", "--id", "second"), "symbolic link");
+        assertTrue(Files.exists(elsewhere.resolve("precious")), "nothing deleted through the link");
+        try (var names = Files.list(elsewhere)) {
+            assertEquals(List.of("precious"), names.map(p -> p.getFileName().toString()).toList());
+        }
+    }
+
     @Test
     void aRelativeSpoolDirectoryIsTheWorkingDirectorysOwn() throws IOException {
         Path one = Files.createDirectories(work.resolve("one"));

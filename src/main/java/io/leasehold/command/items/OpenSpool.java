@@ -18,6 +18,7 @@ import io.leasehold.spool.SpoolFolder;
 import io.leasehold.spool.SpoolLayout;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -99,9 +100,14 @@ final class OpenSpool implements AutoCloseable {
             // The contract's five folders; the bookkeeping ones a store makes as it needs them.
             for (SpoolFolder folder : List.of(SpoolFolder.TMP, SpoolFolder.PENDING, SpoolFolder.CLAIMED,
                     SpoolFolder.DONE, SpoolFolder.FAILED)) {
-                if (!Files.isDirectory(layout.folder(folder))) {
+                if (!Files.exists(layout.folder(folder), LinkOption.NOFOLLOW_LINKS)) {
                     throw new Unusable("no spool at " + layout.root() + " (leasehold.spool.dir" + (config.spoolDirSet()
                             ? "" : " not set, so ./spool") + "; no " + folder.dirName() + "/ there)");
+                }
+            }
+            for (SpoolFolder folder : SpoolFolder.values()) { // as the service refuses them: never through a link
+                if (Files.exists(layout.folder(folder), LinkOption.NOFOLLOW_LINKS)) {
+                    SpoolLayout.requireOwnDirectory(layout.folder(folder));
                 }
             }
         }
