@@ -43,7 +43,7 @@ public final class CommandConfig {
     static CommandConfig from(SmallRyeConfigBuilder builder) {
         SmallRyeConfig built = MappedConfig.build(builder);
         LeaseholdConfig mapped = built.getConfigMapping(LeaseholdConfig.class);
-        ConfigCheck.requireForCommands(mapped);
+        ConfigCheck.requireForCommands(mapped, built);
         ConfigValue dir = built.getConfigValue(SPOOL_DIR);
         return new CommandConfig(mapped, !DefaultValuesConfigSource.NAME.equals(dir.getSourceName()));
     }

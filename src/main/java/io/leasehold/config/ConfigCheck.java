@@ -36,7 +36,16 @@ public final class ConfigCheck {
 
     /** As {@link #require(LeaseholdConfig)}, with the worker pool and connection cap read from {@code quarkus}. */
     public static void require(LeaseholdConfig config, Config quarkus) {
-        require(config, RunTimeFit.workerThreads(quarkus), OpenFilesLimit.current(), RunTimeFit.maxConnections(quarkus));
+        Expansions.require(quarkus); // before the mapping's values are trusted: an Optional left empty may be one
+        int workers;
+        OptionalInt connections;
+        try {
+            workers = RunTimeFit.workerThreads(quarkus);
+            connections = RunTimeFit.maxConnections(quarkus);
+        } catch (IllegalArgumentException e) { // Quarkus' own key, of the wrong type: named as the mapping's are
+            throw new InvalidConfigException(MappedConfig.oneLine(e.getMessage()));
+        }
+        require(config, workers, OpenFilesLimit.current(), connections);
     }
 
     /** As {@link #require(LeaseholdConfig)}, for a worker pool of {@code workerThreads} threads. */
@@ -62,6 +71,12 @@ public final class ConfigCheck {
      * buckets, tmp/'s housekeeping, the payload bound, the claim terms), the lease and the bus. It runs no drain and no
      * API, so their keys are not its business.
      */
+    /** As {@link #requireForCommands(LeaseholdConfig)}, refusing first any {@code ${...}} of {@code raw} that cannot be expanded. */
+    public static void requireForCommands(LeaseholdConfig config, Config raw) {
+        Expansions.require(raw);
+        requireForCommands(config);
+    }
+
     public static void requireForCommands(LeaseholdConfig config) {
         Problems problems = new Problems();
         spool(problems, config);
@@ -137,8 +152,11 @@ public final class ConfigCheck {
     }
 
     private static void maxBytes(Problems problems, LeaseholdConfig c) {
-        if (c.item().maxBytes().asLongValue() < 1) {
+        java.math.BigInteger bytes = c.item().maxBytes().asBigInteger();
+        if (bytes.signum() < 1) {
             problems.add("leasehold.item.max-bytes", "must be at least 1 byte");
+        } else if (bytes.bitLength() > 63) { // the code counts bytes in a long
+            problems.add("leasehold.item.max-bytes", "must be at most " + Long.MAX_VALUE + " bytes, got " + bytes);
         }
     }
 

@@ -15,16 +15,14 @@ import java.util.NoSuchElementException;
  */
 public final class MappedConfig {
 
-    /** As the service, which warns of unknown keys at most: a key this mapping does not know is no error. */
-    private static final String VALIDATE_UNKNOWN = "quarkus.config.mapping.validate-unknown";
-
     private MappedConfig() {
     }
 
     /** The built config, its mapping readable by {@code getConfigMapping(LeaseholdConfig.class)}. */
     public static SmallRyeConfig build(SmallRyeConfigBuilder builder) {
         try {
-            return builder.withDefaultValue(VALIDATE_UNKNOWN, "false").withMapping(LeaseholdConfig.class).build();
+            // Unknown leasehold.* keys are refused, as the boot refuses them: a misspelt key is a mistake to name.
+            return builder.withMapping(LeaseholdConfig.class).build();
         } catch (ConfigValidationException e) {
             List<String> problems = new ArrayList<>();
             for (int i = 0; i < e.getProblemCount(); i++) {

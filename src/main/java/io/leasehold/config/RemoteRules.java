@@ -53,8 +53,9 @@ final class RemoteRules {
         if (url.isEmpty()) {
             problems.add("leasehold.handler.http.url", "is required when leasehold.handler=http (or set K_SINK)");
         } else if (!isHttpUrl(url.get())) {
+            // Never its user:password part: the line goes to logs and terminals.
             problems.add("leasehold.handler.http.url", "must be an absolute http:// or https:// URL with a host, got '"
-                    + url.get() + "'");
+                    + url.get().replaceAll("(?<=//)[^/@]*@", "***@") + "'");
         }
         problems.notBlankWhenSet("leasehold.handler.http.source", http.source());
         problems.notBlank("leasehold.handler.http.type", http.type());

@@ -148,7 +148,13 @@ class EveryRuleTest {
     @ParameterizedTest
     @ValueSource(strings = {"leasehold.drain.concurrency=abc", "leasehold.claim.lease=soon",
         "leasehold.item.max-bytes=lots", "leasehold.claim.takeover=whenever",
-        "leasehold.spool.dir=${LEASEHOLD_TEST_NOTHING_SETS_THIS}"})
+        "leasehold.spool.dir=${LEASEHOLD_TEST_NOTHING_SETS_THIS}",
+        // Optional keys the mapping would read as unset: the API without its token, NATS without its password.
+        "leasehold.api.token=abc${LEASEHOLD_TEST_NOTHING_SETS_THIS}",
+        "leasehold.nats.password=${LEASEHOLD_TEST_NOTHING_SETS_THIS}",
+        "leasehold.handler.exec.command=run ${LEASEHOLD_TEST_NOTHING_SETS_THIS}",
+        "leasehold.api.tokn=misspelt", "quarkus.thread-pool.max-threads=abc",
+        "leasehold.item.max-bytes=99999999999999999999"})
     void aValueTheMappingCannotReadIsOneLineLedByItsKeyBeforeTheStart(String setting) {
         preflightBlames(setting);
     }
@@ -159,5 +165,15 @@ class EveryRuleTest {
         assertEquals(Optional.empty(), ConfigPreflight.refusal(Mapped.builder(Map.of())
                 .withSources(new DescriptorDefaults())), "the defaults pass under this process's limit");
         preflightBlames(setting);
+    }
+
+    @org.junit.jupiter.api.Test
+    void aBadHttpUrlIsNamedWithoutItsPassword() {
+        InvalidConfigException refused = assertThrows(InvalidConfigException.class, () -> ConfigCheck.require(
+                Mapped.of(Map.of("leasehold.handler", "http", "leasehold.handler.http.url", "ftp://user:s3cret@host/x")),
+                200, OptionalLong.empty(), OptionalInt.empty()));
+        oneLineLedBy("leasehold.handler.http.url", refused.getMessage());
+        assertTrue(!refused.getMessage().contains("s3cret") && refused.getMessage().contains("ftp://***@host/x"),
+                refused.getMessage());
     }
 }
