@@ -97,8 +97,13 @@ public class SpoolWiring {
     /** The JetStream spool's adapters on a connection of their own; made only when that spool is chosen. */
     @Produces
     @Singleton
-    JetStreamBackend jetStream(LeaseholdConfig config, Clock clock, LeaseTerms terms) throws IOException {
-        return openJetStream(config, clock, terms, Holders.thisProcess(clock).instance());
+    JetStreamBackend jetStream(LeaseholdConfig config, Clock clock, LeaseTerms terms) {
+        try {
+            return openJetStream(config, clock, terms, Holders.thisProcess(clock).instance());
+        } catch (IOException e) { // one line, as Quarkus prints a ConfigurationException: no stack trace
+            throw new io.quarkus.runtime.configuration.ConfigurationException("leasehold: the JetStream spool"
+                    + " (leasehold.nats.url, leasehold.spool.jetstream.bucket) cannot be opened: " + e.getMessage());
+        }
     }
 
     /** The JetStream spool of {@code config} for {@code instance} (a claim's holder), as the service opens it; also for command mode. */

@@ -36,7 +36,12 @@ class ConfigErrorsIT {
 
     /** A bad setting: as -D settings, environment variables and the text of config/application.properties. */
     record Bad(String what, Map<String, String> settings, Map<String, String> env, String file, String key,
-            List<String> wrapper) {
+            List<String> wrapper, String leads) {
+        Bad(String what, Map<String, String> settings, Map<String, String> env, String file, String key,
+                List<String> wrapper) {
+            this(what, settings, env, file, key, wrapper, "leasehold: invalid configuration: ");
+        }
+
         static Bad of(String what, String key, String... settings) {
             Map<String, String> map = new LinkedHashMap<>();
             for (int i = 0; i < settings.length; i += 2) {
@@ -76,6 +81,10 @@ class ConfigErrorsIT {
                 Bad.of("a secret whose ${...} nothing sets", "leasehold.api.token",
                         "leasehold.api.token", "abc${LEASEHOLD_IT_NOTHING_SETS_THIS}"),
                 Bad.of("a misspelt key", "leasehold.api.tokn", "leasehold.api.tokn", "secret"),
+                // Not a setting's fault, but the start cannot go on: one line all the same, naming the keys.
+                new Bad("a JetStream spool whose NATS cannot be reached", Map.of("leasehold.spool.kind", "jetstream",
+                        "leasehold.nats.url", "nats://127.0.0.1:1", "leasehold.nats.connect-timeout", "2s"), Map.of(),
+                        null, "leasehold.nats.url", List.of(), "leasehold: the JetStream spool "),
                 Bad.of("Quarkus' own key of the wrong type, read by the check", "quarkus.thread-pool.max-threads",
                         "quarkus.thread-pool.max-threads", "abc"),
                 Bad.of("a byte count past a long", "leasehold.item.max-bytes",
@@ -119,7 +128,7 @@ class ConfigErrorsIT {
             assertEquals(1, process.exitValue(), bad + ":\n" + stderr + stdout);
             List<String> lines = stderr.lines().filter(l -> !l.isBlank()).toList();
             assertEquals(1, lines.size(), bad + ": one line on stderr, no stack trace, nothing else:\n" + stderr);
-            assertTrue(lines.get(0).startsWith("leasehold: invalid configuration: ")
+            assertTrue(lines.get(0).startsWith(bad.leads())
                     && lines.get(0).contains(bad.key()), bad + ": the line names " + bad.key() + ":\n" + stderr);
             assertEquals("", stdout.strip(), bad + ": nothing on stdout (no log of a start)");
             assertFalse(Files.exists(cwd.resolve("spool")), bad + ": the spool was created");
