@@ -34,6 +34,9 @@ public final class OperatorCli implements Callable<Integer> {
 
     static final int USAGE = 2;
 
+    /** A native runner takes JVM-style options itself, before {@code main}. */
+    private static final boolean NATIVE = "runtime".equals(System.getProperty("org.graalvm.nativeimage.imagecode"));
+
     /** What {@code items enqueue} reads when it is given no file, or {@code -}. */
     private final InputStream stdin;
 
@@ -49,15 +52,31 @@ public final class OperatorCli implements Callable<Integer> {
     }
 
     /**
-     * Whether {@code args} ask for a command rather than the service: any words at all, except JVM-style
-     * {@code -D}/{@code -X} options a native runner may be handed. A misspelt command is a usage error,
-     * never a service started by surprise on ./spool.
+     * The words left once leading {@code -Dkey=value} words are set as system properties, as a native
+     * runner does before {@code main}: after {@code -jar} the JVM hands them to {@code main} as plain words,
+     * so {@code java -jar quarkus-run.jar -Dleasehold.spool.dir=/x items list} is the command on /x (and
+     * with nothing left the service starts with them set), never the service on ./spool.
      */
-    public static boolean wanted(String... args) {
-        return args.length > 0 && !args[0].startsWith("-D") && !args[0].startsWith("-X");
+    public static String[] settings(String... args) {
+        int i = 0;
+        for (; i < args.length && args[i].startsWith("-D") && args[i].length() > 2; i++) {
+            int eq = args[i].indexOf('=');
+            if (eq == 2) {
+                break; // "-D=x" names no key: a usage error below, not a property
+            }
+            // -Dkey alone is key="", as the JVM takes it.
+            System.setProperty(eq < 0 ? args[i].substring(2) : args[i].substring(2, eq), eq < 0 ? "" : args[i].substring(eq + 1));
+        }
+        return Arrays.copyOfRange(args, i, args.length);
     }
 
     public static int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
+        if (args.length > 0 && args[0].startsWith("-X") && !NATIVE) {
+            // After -jar the JVM never reads it: say so rather than a puzzling "unknown option".
+            err.println("leasehold: JVM options go before -jar: java " + args[0] + " -jar quarkus-run.jar ...");
+            err.flush();
+            return USAGE;
+        }
         if (args.length > 0 && args[0].equals("lease")) {
             return LeaseCommand.run(Arrays.asList(args).subList(1, args.length), out, err);
         }

@@ -1,7 +1,8 @@
 package io.leasehold.command;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
@@ -26,12 +27,33 @@ class OperatorCliTest {
     }
 
     @Test
-    void noWordsStartTheServiceAndAnyOtherWordsAreACommand() {
-        assertFalse(OperatorCli.wanted());
-        assertFalse(OperatorCli.wanted("-Dquarkus.http.host=0.0.0.0"), "a native runner's -D is the service's");
-        for (String first : List.of("items", "spool", "lease", "help", "--help", "-h", "--version", "-V", "itmes", "--x")) {
-            assertTrue(OperatorCli.wanted(first, "list"), first);
+    void leadingSettingsAreSetAsPropertiesAndTheRestIsTheCommand() {
+        String key = "leasehold.test.setting." + System.nanoTime();
+        try {
+            assertArrayEquals(new String[] {"items", "list", "-Dlater=x"},
+                    OperatorCli.settings("-D" + key + "=a=b", "-D" + key + ".bare", "items", "list", "-Dlater=x"));
+            assertEquals("a=b", System.getProperty(key));
+            assertEquals("", System.getProperty(key + ".bare"));
+            assertNull(System.getProperty("later"), "only leading words are settings");
+            assertArrayEquals(new String[0], OperatorCli.settings("-D" + key + "=c"), "no words left: the service");
+            assertEquals("c", System.getProperty(key));
+            assertArrayEquals(new String[0], OperatorCli.settings());
+            for (String first : List.of("items", "spool", "lease", "help", "--help", "-h", "--version", "-V", "itmes", "--x")) {
+                assertArrayEquals(new String[] {first, "list"}, OperatorCli.settings(first, "list"), first);
+            }
+        } finally {
+            System.clearProperty(key);
+            System.clearProperty(key + ".bare");
         }
+    }
+
+    @Test
+    void aJvmOptionAfterTheJarIsAUsageError() {
+        Said said = run("-Xmx1g", "items", "list");
+        assertEquals(2, said.status());
+        assertEquals(List.of("leasehold: JVM options go before -jar: java -Xmx1g -jar quarkus-run.jar ..."),
+                said.err().lines().toList());
+        assertEquals("", said.out());
     }
 
     @Test

@@ -292,6 +292,16 @@ class ItemsCommandIT {
         assertEquals(Set.of("first"), ids(ok(cli("items", "list", "--json"))));
     }
 
+    /** -D words after -jar reach main as words: they are settings for the command, not a service on ./spool. */
+    @Test
+    void settingsAfterTheJarAreTheCommandsOwn() throws IOException {
+        ok(cli("items", "enqueue", "--json", "--id", "d1", file("d.txt", "d").toString()));
+        Finished run = LeaseCommandProcess.runWords(work, "items", Map.of(), null, DEADLINE,
+                "-Dleasehold.spool.dir=" + spool, "items", "list", "--json");
+        assertEquals(Set.of("d1"), ids(ok(run)));
+        assertFalse(Files.exists(work.resolve("spool")), "no service started on ./spool");
+    }
+
     @Test
     void aRelativeSpoolDirectoryIsTheWorkingDirectorysOwn() throws IOException {
         Path one = Files.createDirectories(work.resolve("one"));
