@@ -39,16 +39,37 @@ public final class OperatorCli implements Callable<Integer> {
 
     /** What {@code items enqueue} reads when it is given no file, or {@code -}. */
     private final InputStream stdin;
+    private final boolean stdinIsTerminal;
 
     @Spec
     CommandSpec spec;
 
-    private OperatorCli(InputStream stdin) {
+    private OperatorCli(InputStream stdin, boolean stdinIsTerminal) {
         this.stdin = stdin;
+        this.stdinIsTerminal = stdinIsTerminal;
     }
 
     public InputStream stdin() {
         return stdin;
+    }
+
+    /** Whether {@link #stdin} is a person's terminal: {@code items enqueue} then reads it only when given {@code -}. */
+    public boolean stdinIsTerminal() {
+        return stdinIsTerminal;
+    }
+
+    /** Whether the process's stdin and stdout are a terminal, as the JDK tells (a console only then, up to JDK 21). */
+    private static boolean onTerminal() {
+        java.io.Console console = System.console();
+        if (console == null) {
+            return false;
+        }
+        try {
+            // From JDK 22 a console exists when redirected too; isTerminal then tells.
+            return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
+        } catch (ReflectiveOperationException e) {
+            return true;
+        }
     }
 
     /**
@@ -71,6 +92,10 @@ public final class OperatorCli implements Callable<Integer> {
     }
 
     public static int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
+        return run(args, out, err, in, in == System.in && onTerminal());
+    }
+
+    static int run(String[] args, PrintStream out, PrintStream err, InputStream in, boolean inIsTerminal) {
         if (args.length > 0 && args[0].startsWith("-X") && !NATIVE) {
             // After -jar the JVM never reads it: say so rather than a puzzling "unknown option".
             err.println("leasehold: JVM options go before -jar: java " + args[0] + " -jar quarkus-run.jar ...");
@@ -81,7 +106,7 @@ public final class OperatorCli implements Callable<Integer> {
             return LeaseCommand.run(Arrays.asList(args).subList(1, args.length), out, err);
         }
         LeaseCommand.logToStderr("leasehold");
-        CommandLine line = new CommandLine(new OperatorCli(in));
+        CommandLine line = new CommandLine(new OperatorCli(in, inIsTerminal));
         line.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
         line.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
         line.setParameterExceptionHandler(OperatorCli::usageError);

@@ -1,0 +1,67 @@
+package io.leasehold.command;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Commands in-process on a spool directory of the test's own (leasehold.spool.dir as a system property). */
+class SpoolCommandsTest {
+
+    private record Said(int status, String out, String err) {
+    }
+
+    @TempDir
+    Path dir;
+
+    private Path spool;
+
+    @BeforeEach
+    void setSpool() {
+        spool = dir.resolve("spool");
+        System.setProperty("leasehold.spool.dir", spool.toString());
+    }
+
+    @AfterEach
+    void clearSpool() {
+        System.clearProperty("leasehold.spool.dir");
+    }
+
+    private static Said run(String stdin, boolean terminal, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = OperatorCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
+                new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), terminal);
+        return new Said(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static Said run(String... args) {
+        return run("", false, args);
+    }
+
+    @Test
+    void aTerminalIsReadOnlyWhenAskedForWithADash() throws IOException {
+        Said refused = run("typed", true, "items", "enqueue", "--id", "t1");
+        assertEquals(2, refused.status(), refused.err());
+        assertTrue(refused.err().startsWith("leasehold: stdin is a terminal: give FILE, or - to type the payload\n"),
+                refused.err());
+        Said dash = run("typed", true, "items", "enqueue", "--id", "t1", "-");
+        assertEquals(0, dash.status(), dash.err());
+        assertEquals("typed", Files.readString(spool.resolve("pending").resolve("t1")));
+        Said piped = run("piped", false, "items", "enqueue", "--id", "t2");
+        assertEquals(0, piped.status(), piped.err());
+        assertEquals("piped", Files.readString(spool.resolve("pending").resolve("t2")));
+    }
+}
