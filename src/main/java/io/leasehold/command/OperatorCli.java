@@ -109,6 +109,8 @@ public final class OperatorCli implements Callable<Integer> {
         CommandLine line = new CommandLine(new OperatorCli(in, inIsTerminal));
         line.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
         line.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
+        // "@file" words would be read as more words: items show @x would read ./x.
+        line.setExpandAtFiles(false);
         line.setParameterExceptionHandler(OperatorCli::usageError);
         line.setExecutionExceptionHandler(new CommandFailures());
         int status = line.execute(args);

@@ -7,10 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The command line's parsing in-process: what reaches picocli, help and version, usage errors. None reads a spool. */
 class OperatorCliTest {
@@ -90,6 +94,15 @@ class OperatorCliTest {
         assertTrue(run("items", "enqueue", "--delay", "-5s").err().startsWith("leasehold: --delay must be a duration"),
                 "the API's message, with the option's name");
         assertTrue(run("items", "purge", "--older-than", "1h").err().startsWith("leasehold: give one ID or --state"));
+    }
+
+    @Test
+    void anAtWordIsAWordNotAFileToRead(@TempDir Path dir) throws IOException {
+        Path words = Files.writeString(dir.resolve("ex"), "some-id\n");
+        Said said = run("items", "show", "@" + words);
+        assertEquals(2, said.status(), said.err());
+        assertTrue(said.err().startsWith("leasehold: Invalid value for positional parameter at index 0 (ID): invalid item id '@"
+                + words + "'"), said.err());
     }
 
     @Test
