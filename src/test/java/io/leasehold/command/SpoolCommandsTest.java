@@ -64,4 +64,14 @@ class SpoolCommandsTest {
         assertEquals(0, piped.status(), piped.err());
         assertEquals("piped", Files.readString(spool.resolve("pending").resolve("t2")));
     }
+
+    @Test
+    void aPurgeFurtherBackThanAnInstantGoesPurgesNothing() {
+        assertEquals(0, run("x", false, "items", "enqueue", "--id", "p1").status());
+        assertEquals(0, run("items", "cancel", "p1").status());
+        Said purged = run("items", "purge", "--state", "failed", "--older-than", "99999999999999d");
+        assertEquals(0, purged.status(), purged.err());
+        assertEquals("purged 0\n", purged.out());
+        assertEquals("purged 1\n", run("items", "purge", "--state", "failed", "--older-than", "0s").out());
+    }
 }
