@@ -74,4 +74,21 @@ class SpoolCommandsTest {
         assertEquals("purged 0\n", purged.out());
         assertEquals("purged 1\n", run("items", "purge", "--state", "failed", "--older-than", "0s").out());
     }
+
+    @Test
+    void spoolStatusShowsTheEntriesLeftAlone() throws IOException {
+        assertEquals(0, run("x", false, "items", "enqueue", "--id", "real").status());
+        Files.createSymbolicLink(spool.resolve("pending").resolve("link"), dir.resolve("elsewhere"));
+        Files.writeString(spool.resolve("pending").resolve(".bad~name"), "junk");
+        Said table = run("spool", "status");
+        assertEquals(0, table.status(), table.err());
+        List<String> ignored = table.out().lines().filter(l -> l.startsWith("ignored")).toList();
+        assertEquals(2, ignored.size(), table.out());
+        assertTrue(ignored.stream().anyMatch(l -> l.matches("ignored +pending/\\.bad~name: not a valid item id")), table.out());
+        assertTrue(ignored.stream().anyMatch(l -> l.matches("ignored +pending/link: .+")), table.out());
+        Said json = run("spool", "status", "--json");
+        assertTrue(json.out().contains("\"ignored\":[{"), json.out());
+        assertTrue(json.out().contains("\"name\":\"link\""), json.out());
+        assertTrue(table.out().startsWith("pending         1\n"), "junk is not counted: " + table.out());
+    }
 }
