@@ -1,12 +1,15 @@
 package io.leasehold.command;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,5 +93,53 @@ class SpoolCommandsTest {
         assertTrue(json.out().contains("\"ignored\":[{"), json.out());
         assertTrue(json.out().contains("\"name\":\"link\""), json.out());
         assertTrue(table.out().startsWith("pending         1\n"), "junk is not counted: " + table.out());
+    }
+
+    /** Each failure's line says what failed and where, not only the JDK's or the client's words. */
+    @Test
+    void failuresSayWhatAndWhere() throws IOException {
+        Path directory = Files.createDirectories(dir.resolve("a-directory"));
+        Said isDirectory = run("items", "enqueue", "--id", "d", directory.toString());
+        assertEquals(List.of("leasehold: Is a directory: " + directory), isDirectory.err().lines().toList());
+        Path missing = dir.resolve("missing");
+        assertEquals(List.of("leasehold: no such file: " + missing),
+                run("items", "enqueue", "--id", "m", missing.toString()).err().lines().toList());
+        Path notDirectory = Files.writeString(dir.resolve("plain"), "x");
+        assertEquals(List.of("leasehold: Not a directory: " + notDirectory.resolve("f")),
+                run("items", "enqueue", "--id", "n", notDirectory.resolve("f").toString()).err().lines().toList());
+
+        Path dangling = Files.createSymbolicLink(dir.resolve("dangling"), dir.resolve("gone"));
+        System.setProperty("leasehold.spool.dir", dangling.toString());
+        Said link = run("x", false, "items", "enqueue", "--id", "l");
+        assertEquals(1, link.status(), link.err());
+        assertTrue(link.err().startsWith("leasehold: ") && link.err().contains(dangling.toString())
+                && link.err().strip().length() > ("leasehold: " + dangling).length(), link.err());
+    }
+
+    @Test
+    void aBusThatCannotBeReachedIsNamedWithItsKey() throws IOException {
+        int closed;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closed = socket.getLocalPort();
+        }
+        System.setProperty("leasehold.spool.kind", "jetstream");
+        System.setProperty("leasehold.nats.connect-timeout", "1s");
+        try (ServerSocket silent = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            for (int port : List.of(closed, silent.getLocalPort())) {
+                String url = "nats://127.0.0.1:" + port;
+                System.setProperty("leasehold.nats.url", url);
+                Said said = run("items", "list");
+                assertEquals(1, said.status(), said.err());
+                List<String> lines = said.err().lines().filter(l -> l.startsWith("leasehold: ")).toList();
+                assertEquals(1, lines.size(), said.err());
+                assertTrue(lines.get(0).startsWith("leasehold: NATS at " + url + " (leasehold.nats.url) cannot be reached: "),
+                        said.err());
+                assertFalse(lines.get(0).contains("null"), said.err());
+            }
+        } finally {
+            System.clearProperty("leasehold.spool.kind");
+            System.clearProperty("leasehold.nats.connect-timeout");
+            System.clearProperty("leasehold.nats.url");
+        }
     }
 }

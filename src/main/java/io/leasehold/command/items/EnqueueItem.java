@@ -8,6 +8,7 @@ import io.leasehold.spool.ItemView;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -81,6 +82,11 @@ final class EnqueueItem extends SpoolAction {
             read.toFile().deleteOnExit(); // a Ctrl-C runs shutdown hooks, not the close below
             try (OutputStream out = Files.newOutputStream(read)) {
                 copyAtMost(in, out, maxBytes);
+            } catch (ItemStore.PayloadTooLargeException | FileSystemException e) {
+                throw e;
+            } catch (IOException e) {
+                // A read's own error ("Is a directory") names no file: name it.
+                throw fromStdin() ? e : new FileSystemException(file, null, e.getMessage());
             }
         } catch (IOException | RuntimeException e) {
             delete();
