@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
  * Exit 0 when done, 1 when it could not be done (bad configuration, no spool, no such item, refused), 2 for
  * a command line that says nothing sensible. {@code lease ...} keeps its own parser ({@link Invocation}).
  */
-@Command(name = "leasehold", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
+// Named by the jar's invocation, as lease's usage (Invocation) names it: usage lines show what to type.
+@Command(name = "java -jar quarkus-run.jar", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
         scope = CommandLine.ScopeType.INHERIT, usageHelpAutoWidth = false,
         subcommands = {ItemsCommand.class, SpoolCommand.class, LeaseUsage.class, CommandLine.HelpCommand.class},
         description = {"Work items shared by instances through a spool; run as java -jar quarkus-run.jar "

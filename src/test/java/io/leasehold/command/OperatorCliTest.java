@@ -64,14 +64,14 @@ class OperatorCliTest {
     void helpAndVersionPrintToStdoutAndExitZero() {
         Said help = run("--help");
         assertEquals(0, help.status());
-        assertTrue(help.out().startsWith("Usage: leasehold [-hV] [COMMAND]"), help.out());
+        assertTrue(help.out().startsWith("Usage: java -jar quarkus-run.jar [-hV] [COMMAND]"), help.out());
         assertEquals("", help.err());
         assertEquals(help.out(), run("help").out(), "help is --help");
         Said version = run("items", "list", "--version");
         assertEquals(0, version.status());
         assertEquals(BuildVersion.line() + "\n", version.out());
         Said sub = run("items", "purge", "--help");
-        assertTrue(sub.out().startsWith("Usage: leasehold items purge"), sub.out());
+        assertTrue(sub.out().startsWith("Usage: java -jar quarkus-run.jar items purge"), sub.out());
         assertTrue(sub.out().contains("--older-than=DURATION"), sub.out());
         assertTrue(sub.out().contains("Exit status"), "every command says its exit statuses: " + sub.out());
     }
@@ -82,7 +82,8 @@ class OperatorCliTest {
         assertEquals(2, bad.status());
         assertEquals("", bad.out());
         assertEquals(List.of("leasehold: Invalid value for option '--limit': 'x' is not an int",
-                "usage: leasehold items list [-hV] [--json] [--limit=N] [--state=STATE] (leasehold items list --help for more)"),
+                "usage: java -jar quarkus-run.jar items list [-hV] [--json] [--limit=N] [--state=STATE] "
+                        + "(java -jar quarkus-run.jar items list --help for more)"),
                 bad.err().lines().toList());
         for (String[] words : List.of(new String[] {"items"}, new String[] {"nope"}, new String[] {"items", "retry"},
                 new String[] {"items", "show", "../x"}, new String[] {"items", "purge", "--older-than", "1h"},

@@ -142,4 +142,11 @@ class SpoolCommandsTest {
             System.clearProperty("leasehold.nats.url");
         }
     }
+
+    @Test
+    void anEnqueueOfAFileThatCannotBeReadMakesNoSpool() {
+        Said said = run("items", "enqueue", "--id", "x", dir.resolve("nonexistent").toString());
+        assertEquals(1, said.status(), said.err());
+        assertFalse(Files.exists(spool), "no spool folders made for a payload never read");
+    }
 }
