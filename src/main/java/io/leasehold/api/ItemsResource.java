@@ -226,7 +226,7 @@ public class ItemsResource {
                 .filter(s -> s == ItemState.DONE || s == ItemState.FAILED)
                 .orElseThrow(() -> new IllegalArgumentException("state must be done or failed (only settled items are "
                         + "purged), got " + shown(state)));
-        Instant before = olderThan == null ? null : clock.now().minus(QueryTimes.duration("olderThan", olderThan));
+        Instant before = olderThan == null ? null : QueryTimes.ago(clock.now(), QueryTimes.duration("olderThan", olderThan));
         return Uni.createFrom().completionStage(() -> bulk.purge(settled, before, BulkActions.Slice.WHOLE))
                 .map(outcome -> new Purged(outcome.moved()));
     }

@@ -37,6 +37,14 @@ public final class QueryTimes {
     }
 
     /**
+     * {@code span} before {@code now}, or the earliest instant when that is further back than an instant goes
+     * (olderThan=99999999999999d): nothing was settled then, rather than an arithmetic error.
+     */
+    public static Instant ago(Instant now, Duration span) {
+        return span.compareTo(Duration.between(Instant.MIN, now)) >= 0 ? Instant.MIN : now.minus(span);
+    }
+
+    /**
      * When an enqueued item may first run, from {@code notBefore} (an ISO-8601 instant) or {@code delay}
      * (from now), at most one of them; null when neither is given. A time already past is now.
      */

@@ -9,7 +9,7 @@ import io.quarkus.runtime.annotations.QuarkusMain;
  * The jar's entry point. Any words ({@code lease ...}, {@code items ...}, {@code spool ...}, {@code help},
  * {@code --help}, {@code --version}, or a misspelling of one) are command mode, run in plain Java without
  * booting Quarkus (no HTTP server, no drain); no words at all start the service, once its configuration
- * passed.
+ * passed. Leading {@code -Dkey=value} words are system properties either way ({@link OperatorCli#settings}).
  */
 @QuarkusMain
 public class LeaseholdMain {
@@ -23,10 +23,12 @@ public class LeaseholdMain {
     }
 
     public static void main(String... args) {
-        if (OperatorCli.wanted(args)) {
-            System.exit(OperatorCli.run(args, System.out, System.err, System.in));
+        String[] words = OperatorCli.settings(args);
+        if (words.length > 0) {
+            System.exit(OperatorCli.run(words, System.out, System.err, System.in));
         }
+        // The -D words are set as properties by now, which Quarkus' configuration reads; as words it ignores them.
         ConfigPreflight.stopIfInvalid();
-        Quarkus.run(args);
+        Quarkus.run(words);
     }
 }

@@ -111,7 +111,14 @@ public class SpoolWiring {
             throws IOException {
         // A URL is there: the start-up check (and command mode's) refuses the JetStream spool without one (RemoteRules).
         NatsSettings settings = BusSettings.of(config.nats(), instance + "-spool").orElseThrow();
-        NatsBus bus = NatsConnector.connect(settings);
+        NatsBus bus;
+        try {
+            bus = NatsConnector.connect(settings);
+        } catch (IOException e) {
+            // The connector's line says why, not what: name the bus and its key, as the lease's commands do.
+            throw new IOException("NATS at " + settings.safeUrls() + " (leasehold.nats.url) cannot be reached: "
+                    + e.getMessage());
+        }
         LeaseholdConfig.JetStreamSpoolConfig js = config.spool().jetstream();
         return JetStreamBackend.open(bus.connection(), settings.safeUrls(), js.bucket(), js.replicas(),
                 config.item().maxBytes().asLongValue(), config.spool().tmpMaxAge(), clock, terms, instance,

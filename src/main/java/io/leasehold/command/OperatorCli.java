@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
  * Exit 0 when done, 1 when it could not be done (bad configuration, no spool, no such item, refused), 2 for
  * a command line that says nothing sensible. {@code lease ...} keeps its own parser ({@link Invocation}).
  */
-@Command(name = "leasehold", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
+// Named by the jar's invocation, as lease's usage (Invocation) names it: usage lines show what to type.
+@Command(name = "java -jar quarkus-run.jar", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
         scope = CommandLine.ScopeType.INHERIT, usageHelpAutoWidth = false,
         subcommands = {ItemsCommand.class, SpoolCommand.class, LeaseUsage.class, CommandLine.HelpCommand.class},
         description = {"Work items shared by instances through a spool; run as java -jar quarkus-run.jar "
@@ -34,37 +35,83 @@ public final class OperatorCli implements Callable<Integer> {
 
     static final int USAGE = 2;
 
+    /** A native runner takes JVM-style options itself, before {@code main}. */
+    private static final boolean NATIVE = "runtime".equals(System.getProperty("org.graalvm.nativeimage.imagecode"));
+
     /** What {@code items enqueue} reads when it is given no file, or {@code -}. */
     private final InputStream stdin;
+    private final boolean stdinIsTerminal;
 
     @Spec
     CommandSpec spec;
 
-    private OperatorCli(InputStream stdin) {
+    private OperatorCli(InputStream stdin, boolean stdinIsTerminal) {
         this.stdin = stdin;
+        this.stdinIsTerminal = stdinIsTerminal;
     }
 
     public InputStream stdin() {
         return stdin;
     }
 
+    /** Whether {@link #stdin} is a person's terminal: {@code items enqueue} then reads it only when given {@code -}. */
+    public boolean stdinIsTerminal() {
+        return stdinIsTerminal;
+    }
+
+    /** Whether the process's stdin and stdout are a terminal, as the JDK tells (a console only then, up to JDK 21). */
+    private static boolean onTerminal() {
+        java.io.Console console = System.console();
+        if (console == null) {
+            return false;
+        }
+        try {
+            // From JDK 22 a console exists when redirected too; isTerminal then tells.
+            return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
+        } catch (ReflectiveOperationException e) {
+            return true;
+        }
+    }
+
     /**
-     * Whether {@code args} ask for a command rather than the service: any words at all, except JVM-style
-     * {@code -D}/{@code -X} options a native runner may be handed. A misspelt command is a usage error,
-     * never a service started by surprise on ./spool.
+     * The words left once leading {@code -Dkey=value} words are set as system properties, as a native
+     * runner does before {@code main}: after {@code -jar} the JVM hands them to {@code main} as plain words,
+     * so {@code java -jar quarkus-run.jar -Dleasehold.spool.dir=/x items list} is the command on /x (and
+     * with nothing left the service starts with them set), never the service on ./spool.
      */
-    public static boolean wanted(String... args) {
-        return args.length > 0 && !args[0].startsWith("-D") && !args[0].startsWith("-X");
+    public static String[] settings(String... args) {
+        int i = 0;
+        for (; i < args.length && args[i].startsWith("-D") && args[i].length() > 2; i++) {
+            int eq = args[i].indexOf('=');
+            if (eq == 2) {
+                break; // "-D=x" names no key: a usage error below, not a property
+            }
+            // -Dkey alone is key="", as the JVM takes it.
+            System.setProperty(eq < 0 ? args[i].substring(2) : args[i].substring(2, eq), eq < 0 ? "" : args[i].substring(eq + 1));
+        }
+        return Arrays.copyOfRange(args, i, args.length);
     }
 
     public static int run(String[] args, PrintStream out, PrintStream err, InputStream in) {
+        return run(args, out, err, in, in == System.in && onTerminal());
+    }
+
+    static int run(String[] args, PrintStream out, PrintStream err, InputStream in, boolean inIsTerminal) {
+        if (args.length > 0 && args[0].startsWith("-X") && !NATIVE) {
+            // After -jar the JVM never reads it: say so rather than a puzzling "unknown option".
+            err.println("leasehold: JVM options go before -jar: java " + args[0] + " -jar quarkus-run.jar ...");
+            err.flush();
+            return USAGE;
+        }
         if (args.length > 0 && args[0].equals("lease")) {
             return LeaseCommand.run(Arrays.asList(args).subList(1, args.length), out, err);
         }
         LeaseCommand.logToStderr("leasehold");
-        CommandLine line = new CommandLine(new OperatorCli(in));
+        CommandLine line = new CommandLine(new OperatorCli(in, inIsTerminal));
         line.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
         line.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
+        // "@file" words would be read as more words: items show @x would read ./x.
+        line.setExpandAtFiles(false);
         line.setParameterExceptionHandler(OperatorCli::usageError);
         line.setExecutionExceptionHandler(new CommandFailures());
         int status = line.execute(args);

@@ -37,10 +37,17 @@ public final class ItemId {
 
     /** Keeps error messages and logs readable when a hostile name is echoed back. */
     public static String printable(String raw) {
-        String shortened = raw.length() > 140 ? raw.substring(0, 140) + "…" : raw;
-        StringBuilder out = new StringBuilder(shortened.length());
-        shortened.codePoints().forEach(c -> {
-            if (c < 0x20 || c == 0x7f) {
+        return escaped(raw.length() > 140 ? raw.substring(0, 140) + "…" : raw);
+    }
+
+    /**
+     * {@code raw} with every control character (C0, DEL, C1) as {@code \xNN}: a terminal shown it obeys no
+     * escape sequence in it (colours, titles, cursor moves) and breaks no line.
+     */
+    public static String escaped(String raw) {
+        StringBuilder out = new StringBuilder(raw.length());
+        raw.codePoints().forEach(c -> {
+            if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
                 out.append(String.format("\\x%02x", c));
             } else {
                 out.appendCodePoint(c);

@@ -40,13 +40,20 @@ final class NatsConnectFailure {
             // comes in a random order, so the same failure would read differently at each try.
             said = why(settings, cause);
         } else {
-            said = failed.getClass().getSimpleName() + ": " + failed.getMessage();
+            said = failed.getMessage() == null ? failed.getClass().getSimpleName()
+                    : failed.getClass().getSimpleName() + ": " + failed.getMessage();
         }
         return settings.hideSecrets(said);
     }
 
     private static String why(NatsSettings s, Throwable e) {
-        String words = e.getClass().getSimpleName() + ": " + e.getMessage();
+        String words = e.getMessage() == null ? e.getClass().getSimpleName()
+                : e.getClass().getSimpleName() + ": " + e.getMessage();
+        if (e instanceof java.util.concurrent.TimeoutException && e.getMessage() == null) {
+            // jnats' own time-out says nothing ("TimeoutException: null"): a listener that never spoke NATS.
+            return "no NATS greeting within " + s.connectTimeout().toMillis() + " ms (leasehold.nats.connect-timeout;"
+                    + " is it a NATS server?)";
+        }
         String text = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
         FileSystemException file = find(e, FileSystemException.class);
         if (file != null) {

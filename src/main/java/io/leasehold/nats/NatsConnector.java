@@ -88,8 +88,11 @@ public final class NatsConnector {
         switch (event) {
             case CONNECTED, RECONNECTED, RESUBSCRIBED -> LOG.infof("NATS %s (%s)", event.getEvent(), server);
             // A connect that never got in is reported once by its caller, not by two lines per try.
-            case DISCONNECTED, CLOSED -> LOG.logf(everConnected ? Logger.Level.WARN : Logger.Level.DEBUG, "NATS %s (%s)",
+            case DISCONNECTED -> LOG.logf(everConnected ? Logger.Level.WARN : Logger.Level.DEBUG, "NATS %s (%s)",
                     event.getEvent(), server);
+            // Reconnects never run out (maxReconnects -1), so a close is always this process's own (a command's
+            // end, a shutdown): nothing to warn of.
+            case CLOSED -> LOG.debugf("NATS %s (%s)", event.getEvent(), server);
             default -> LOG.debugf("NATS %s (%s)", event.getEvent(), server);
         }
     }

@@ -194,6 +194,7 @@ abstract class BulkContract extends BackendContract {
         List<String> young = settledAt(now.minusSeconds(1), () -> done("bulk-young", 4));
 
         assertEquals(0, purge("done", "3h"));
+        assertEquals(0, purge("done", "99999999999999d"), "further back than an instant goes: none, not a 500");
         assertEquals(6, purge("done", "90m"));
         assertEquals(Map.of("gone", 6), states(old));
         assertEquals(Map.of("done", 4), states(young));

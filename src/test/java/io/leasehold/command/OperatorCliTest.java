@@ -1,15 +1,20 @@
 package io.leasehold.command;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The command line's parsing in-process: what reaches picocli, help and version, usage errors. None reads a spool. */
 class OperatorCliTest {
@@ -26,26 +31,47 @@ class OperatorCliTest {
     }
 
     @Test
-    void noWordsStartTheServiceAndAnyOtherWordsAreACommand() {
-        assertFalse(OperatorCli.wanted());
-        assertFalse(OperatorCli.wanted("-Dquarkus.http.host=0.0.0.0"), "a native runner's -D is the service's");
-        for (String first : List.of("items", "spool", "lease", "help", "--help", "-h", "--version", "-V", "itmes", "--x")) {
-            assertTrue(OperatorCli.wanted(first, "list"), first);
+    void leadingSettingsAreSetAsPropertiesAndTheRestIsTheCommand() {
+        String key = "leasehold.test.setting." + System.nanoTime();
+        try {
+            assertArrayEquals(new String[] {"items", "list", "-Dlater=x"},
+                    OperatorCli.settings("-D" + key + "=a=b", "-D" + key + ".bare", "items", "list", "-Dlater=x"));
+            assertEquals("a=b", System.getProperty(key));
+            assertEquals("", System.getProperty(key + ".bare"));
+            assertNull(System.getProperty("later"), "only leading words are settings");
+            assertArrayEquals(new String[0], OperatorCli.settings("-D" + key + "=c"), "no words left: the service");
+            assertEquals("c", System.getProperty(key));
+            assertArrayEquals(new String[0], OperatorCli.settings());
+            for (String first : List.of("items", "spool", "lease", "help", "--help", "-h", "--version", "-V", "itmes", "--x")) {
+                assertArrayEquals(new String[] {first, "list"}, OperatorCli.settings(first, "list"), first);
+            }
+        } finally {
+            System.clearProperty(key);
+            System.clearProperty(key + ".bare");
         }
+    }
+
+    @Test
+    void aJvmOptionAfterTheJarIsAUsageError() {
+        Said said = run("-Xmx1g", "items", "list");
+        assertEquals(2, said.status());
+        assertEquals(List.of("leasehold: JVM options go before -jar: java -Xmx1g -jar quarkus-run.jar ..."),
+                said.err().lines().toList());
+        assertEquals("", said.out());
     }
 
     @Test
     void helpAndVersionPrintToStdoutAndExitZero() {
         Said help = run("--help");
         assertEquals(0, help.status());
-        assertTrue(help.out().startsWith("Usage: leasehold [-hV] [COMMAND]"), help.out());
+        assertTrue(help.out().startsWith("Usage: java -jar quarkus-run.jar [-hV] [COMMAND]"), help.out());
         assertEquals("", help.err());
         assertEquals(help.out(), run("help").out(), "help is --help");
         Said version = run("items", "list", "--version");
         assertEquals(0, version.status());
         assertEquals(BuildVersion.line() + "\n", version.out());
         Said sub = run("items", "purge", "--help");
-        assertTrue(sub.out().startsWith("Usage: leasehold items purge"), sub.out());
+        assertTrue(sub.out().startsWith("Usage: java -jar quarkus-run.jar items purge"), sub.out());
         assertTrue(sub.out().contains("--older-than=DURATION"), sub.out());
         assertTrue(sub.out().contains("Exit status"), "every command says its exit statuses: " + sub.out());
     }
@@ -56,7 +82,8 @@ class OperatorCliTest {
         assertEquals(2, bad.status());
         assertEquals("", bad.out());
         assertEquals(List.of("leasehold: Invalid value for option '--limit': 'x' is not an int",
-                "usage: leasehold items list [-hV] [--json] [--limit=N] [--state=STATE] (leasehold items list --help for more)"),
+                "usage: java -jar quarkus-run.jar items list [-hV] [--json] [--limit=N] [--state=STATE] "
+                        + "(java -jar quarkus-run.jar items list --help for more)"),
                 bad.err().lines().toList());
         for (String[] words : List.of(new String[] {"items"}, new String[] {"nope"}, new String[] {"items", "retry"},
                 new String[] {"items", "show", "../x"}, new String[] {"items", "purge", "--older-than", "1h"},
@@ -68,6 +95,15 @@ class OperatorCliTest {
         assertTrue(run("items", "enqueue", "--delay", "-5s").err().startsWith("leasehold: --delay must be a duration"),
                 "the API's message, with the option's name");
         assertTrue(run("items", "purge", "--older-than", "1h").err().startsWith("leasehold: give one ID or --state"));
+    }
+
+    @Test
+    void anAtWordIsAWordNotAFileToRead(@TempDir Path dir) throws IOException {
+        Path words = Files.writeString(dir.resolve("ex"), "some-id\n");
+        Said said = run("items", "show", "@" + words);
+        assertEquals(2, said.status(), said.err());
+        assertTrue(said.err().startsWith("leasehold: Invalid value for positional parameter at index 0 (ID): invalid item id '@"
+                + words + "'"), said.err());
     }
 
     @Test

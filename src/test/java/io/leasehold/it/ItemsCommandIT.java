@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.leasehold.testing.Await;
 import io.leasehold.testing.LeaseCommandProcess;
 import io.leasehold.testing.LeaseCommandProcess.Finished;
 import io.leasehold.testing.NatsServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -262,7 +264,9 @@ class ItemsCommandIT {
             assertEquals("pending", ok(cliWith(js, payload, "items", "enqueue", "--json", "--id", "j1")).get("state").asText());
             ok(cliWith(js, null, "items", "enqueue", "--json", "--id", "j2", payload.toString()));
             refused(cliWith(js, payload, "items", "enqueue", "--id", "j1"), "'j1' already exists");
-            assertEquals(Set.of("j1", "j2"), ids(ok(cliWith(js, null, "items", "list", "--json"))));
+            Finished listed = cliWith(js, null, "items", "list", "--json");
+            assertEquals(Set.of("j1", "j2"), ids(ok(listed)));
+            assertFalse(listed.stderr().contains("WARN"), "the command's own close is no warning: " + listed.stderr());
             JsonNode status = ok(cliWith(js, null, "spool", "status", "--json"));
             assertEquals(2, status.get("pending").asLong(), status.toString());
             assertEquals("cancelled", ok(cliWith(js, null, "items", "cancel", "j1", "--json")).get("reason").asText());
@@ -309,6 +313,56 @@ class ItemsCommandIT {
         }
     }
 
+    /** No reservation of {@code id} and no file begun in the spool's tmp/ (which only a service's housekeeping removes). */
+    private void assertNothingKept(String id) throws IOException {
+        assertFalse(Files.exists(spool.resolve("ids").resolve(id)), "ids/" + id + " left reserved");
+        if (Files.isDirectory(spool.resolve("tmp"))) {
+            try (var left = Files.list(spool.resolve("tmp"))) {
+                assertEquals(List.of(), left.toList(), "tmp/ holds nothing");
+            }
+        }
+    }
+
+    /** Ctrl-C while the payload is still being typed or piped: the store was not called yet, so nothing is left. */
+    @Test
+    void anInterruptWhileStdinIsReadLeavesNothing() throws IOException {
+        ok(cli("items", "enqueue", "--json", "--id", "other", file("o.txt", "o").toString())); // the spool exists
+        Path temp = Files.createDirectories(work.resolve("java-tmp"));
+        try (LeaseCommandProcess p = LeaseCommandProcess.startWords(work, "items-sigint",
+                Map.of("leasehold.spool.dir", spool.toString(), "java.io.tmpdir", temp.toString()),
+                "items", "enqueue", "--id", "typed", "-")) {
+            p.stdin().write("half a payload".getBytes(StandardCharsets.UTF_8));
+            p.stdin().flush();
+            // Reading stdin by now: its copy begun outside the spool (or, as before, the store's own in tmp/).
+            Await.until("the command reads stdin", DEADLINE, () -> !entries(temp).isEmpty()
+                    || !entries(spool.resolve("tmp")).isEmpty());
+            p.signal("INT");
+            assertEquals(130, p.awaitExit(DEADLINE), p.stderr());
+        }
+        assertNothingKept("typed");
+        assertEquals(List.of(), entries(temp), "the copy is removed on Ctrl-C too");
+        assertEquals("pending", ok(cliWith(Map.of(), file("t.txt", "typed"), "items", "enqueue", "--json", "--id", "typed"))
+                .get("state").asText(), "the id is free");
+    }
+
+    private static List<Path> entries(Path dir) {
+        try (var list = Files.list(dir)) {
+            return list.toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** -D words after -jar reach main as words: they are settings for the command, not a service on ./spool. */
+    @Test
+    void settingsAfterTheJarAreTheCommandsOwn() throws IOException {
+        ok(cli("items", "enqueue", "--json", "--id", "d1", file("d.txt", "d").toString()));
+        Finished run = LeaseCommandProcess.runWords(work, "items", Map.of(), null, DEADLINE,
+                "-Dleasehold.spool.dir=" + spool, "items", "list", "--json");
+        assertEquals(Set.of("d1"), ids(ok(run)));
+        assertFalse(Files.exists(work.resolve("spool")), "no service started on ./spool");
+    }
+
     @Test
     void aRelativeSpoolDirectoryIsTheWorkingDirectorysOwn() throws IOException {
         Path one = Files.createDirectories(work.resolve("one"));
@@ -329,6 +383,9 @@ class ItemsCommandIT {
         refused(cliWith(Map.of("leasehold.item.max-bytes", "10"), null, "items", "enqueue", "--id", "big", big.toString()),
                 "payload larger than 10 bytes (leasehold.item.max-bytes)");
         assertFalse(Files.exists(spool.resolve("pending").resolve("big")));
+        assertNothingKept("big");
+        assertEquals("big", ok(cli("items", "enqueue", "--json", "--id", "big", big.toString())).get("id").asText(),
+                "the refused id is free");
         assertEquals("exact", ok(cliWith(Map.of("leasehold.item.max-bytes", "10"), file("ten.txt", "x".repeat(10)),
                 "items", "enqueue", "--json", "--id", "exact")).get("id").asText());
         refused(cli("items", "enqueue", "--id", "nofile", work.resolve("missing.txt").toString()), "no such file");

@@ -53,7 +53,21 @@ public final class LeaseCommandProcess implements AutoCloseable {
             Map<String, String> env, String... words) {
         List<String> args = new ArrayList<>(List.of("lease"));
         args.addAll(List.of(words));
-        return launch(directory, name, config, env, null, args);
+        return launch(directory, name, config, env, ProcessBuilder.Redirect.from(new java.io.File("/dev/null")), args);
+    }
+
+    /**
+     * As {@link #runWords}, left running with its stdin a pipe the test writes ({@link #stdin()}) and keeps
+     * open until it closes it.
+     */
+    public static LeaseCommandProcess startWords(Path directory, String name, Map<String, String> config,
+            String... words) {
+        return launch(directory, name, config, Map.of(), ProcessBuilder.Redirect.PIPE, List.of(words));
+    }
+
+    /** The command's stdin, when started by {@link #startWords}. */
+    public java.io.OutputStream stdin() {
+        return process.getOutputStream();
     }
 
     /**
@@ -63,14 +77,15 @@ public final class LeaseCommandProcess implements AutoCloseable {
      */
     public static Finished runWords(Path directory, String name, Map<String, String> config, Path stdin,
             Duration deadline, String... words) {
-        try (LeaseCommandProcess p = launch(directory, name, config, Map.of(), stdin, List.of(words))) {
+        try (LeaseCommandProcess p = launch(directory, name, config, Map.of(), ProcessBuilder.Redirect.from(
+                stdin == null ? new java.io.File("/dev/null") : stdin.toAbsolutePath().toFile()), List.of(words))) {
             int status = p.awaitExit(deadline);
             return new Finished(status, p.stdout(), p.stderr());
         }
     }
 
     private static LeaseCommandProcess launch(Path directory, String name, Map<String, String> config,
-            Map<String, String> env, Path stdin, List<String> args) {
+            Map<String, String> env, ProcessBuilder.Redirect stdin, List<String> args) {
         // As a command typed at a terminal: SIGINT not ignored, even when the build runs in the background
         // (a job started with '&' inherits SIGINT ignored, and a JVM cannot undo that).
         List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT"));
@@ -82,8 +97,7 @@ public final class LeaseCommandProcess implements AutoCloseable {
             Path out = dir.resolve(stem + ".out");
             Path err = dir.resolve(stem + ".err");
             ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile())
-                    .redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(
-                            stdin == null ? new java.io.File("/dev/null") : stdin.toAbsolutePath().toFile()));
+                    .redirectError(err.toFile()).redirectInput(stdin);
             if (directory != null) {
                 builder.directory(directory.toFile());
             }

@@ -1,7 +1,10 @@
 package io.leasehold.command.items;
 
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.util.concurrent.CompletionException;
 import picocli.CommandLine;
 
@@ -25,12 +28,20 @@ public final class CommandFailures implements CommandLine.IExecutionExceptionHan
         if (e instanceof CompletionException && e.getCause() != null) {
             return said(e.getCause()); // a bulk action's failure, as its step threw it
         }
-        String message = e.getMessage() == null ? e.toString() : e.getMessage();
-        if (e instanceof NoSuchFileException) {
-            message = "no such file: " + message;
-        } else if (e instanceof AccessDeniedException) {
-            message = "permission denied: " + message;
-        }
+        String message = e instanceof FileSystemException file ? file(file)
+                : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
         return message.strip().replaceAll("\\s*\\R\\s*", " ");
+    }
+
+    /** The JDK's file errors carry the path as their message and the cause apart: say both. */
+    private static String file(FileSystemException e) {
+        String cause = e instanceof NoSuchFileException ? "no such file"
+                : e instanceof NotDirectoryException ? "not a directory"
+                : e instanceof AccessDeniedException ? "permission denied"
+                : e instanceof FileAlreadyExistsException ? "exists, and is not what was wanted there (a file, or a "
+                        + "dangling symbolic link)"
+                : e.getReason() != null ? e.getReason() : e.getClass().getSimpleName();
+        String where = e.getFile() == null ? "" : e.getFile() + (e.getOtherFile() == null ? "" : " -> " + e.getOtherFile());
+        return where.isEmpty() ? cause : cause + ": " + where;
     }
 }

@@ -2,9 +2,13 @@ package io.leasehold.command.items;
 
 import io.leasehold.api.ItemsResource;
 import io.leasehold.api.QueryTimes;
+import io.leasehold.command.CommandConfig;
+import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.ItemView;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -17,10 +21,12 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code items enqueue}: as {@code POST /items?id=&delay=|notBefore=}, the payload read from a file or stdin
  * and bounded by {@code leasehold.item.max-bytes}. Makes the spool's folders when missing, as the service does
- * at start: a spool may be filled before any instance runs.
+ * at start: a spool may be filled before any instance runs. The payload is read whole into a temporary file
+ * outside the spool first: the store reserves the id and starts its file in {@code tmp/} when it is called,
+ * and a Ctrl-C while a slow stdin is read would leave both behind (a signal runs no finally block).
  */
-@Command(name = "enqueue", description = "Add an item, its payload read from FILE or stdin (-, or no FILE); it is "
-        + "durably pending (or scheduled) when this returns.")
+@Command(name = "enqueue", description = "Add an item, its payload read from FILE or stdin (-, or no FILE unless "
+        + "stdin is a terminal); it is durably pending (or scheduled) when this returns.")
 final class EnqueueItem extends SpoolAction {
 
     @ParentCommand
@@ -42,8 +48,18 @@ final class EnqueueItem extends SpoolAction {
 
     private Instant runAt;
 
+    /** The payload as read, before the store is called. */
+    private Path read;
+
+    private boolean fromStdin() {
+        return file == null || file.equals("-");
+    }
+
     @Override
     void check() {
+        if (file == null && items.root.stdinIsTerminal()) {
+            throw usage("stdin is a terminal: give FILE, or - to type the payload");
+        }
         try {
             runAt = QueryTimes.runAt(notBefore, delay, Instant.now());
         } catch (IllegalArgumentException e) {
@@ -58,11 +74,51 @@ final class EnqueueItem extends SpoolAction {
     }
 
     @Override
+    AutoCloseable prepare(CommandConfig config) throws IOException {
+        long maxBytes = config.mapped().item().maxBytes().asLongValue();
+        // Opened before the spool is made: a missing FILE makes no spool folders.
+        try (InputStream in = fromStdin() ? items.root.stdin() : Files.newInputStream(Path.of(file))) {
+            read = Files.createTempFile("leasehold-enqueue", ".payload");
+            read.toFile().deleteOnExit(); // a Ctrl-C runs shutdown hooks, not the close below
+            try (OutputStream out = Files.newOutputStream(read)) {
+                copyAtMost(in, out, maxBytes);
+            } catch (ItemStore.PayloadTooLargeException | FileSystemException e) {
+                throw e;
+            } catch (IOException e) {
+                // A read's own error ("Is a directory") names no file: name it.
+                throw fromStdin() ? e : new FileSystemException(file, null, e.getMessage());
+            }
+        } catch (IOException | RuntimeException e) {
+            delete();
+            throw e;
+        }
+        return this::delete;
+    }
+
+    /** Copies {@code in} to {@code out}; more than {@code maxBytes} is refused as the store refuses it. */
+    private static void copyAtMost(InputStream in, OutputStream out, long maxBytes) throws IOException {
+        byte[] buffer = new byte[64 * 1024];
+        long total = 0;
+        for (int n; (n = in.read(buffer)) >= 0; ) {
+            total += n;
+            if (total > maxBytes) {
+                throw new ItemStore.PayloadTooLargeException(maxBytes);
+            }
+            out.write(buffer, 0, n);
+        }
+    }
+
+    private void delete() throws IOException {
+        if (read != null) {
+            Files.deleteIfExists(read);
+        }
+    }
+
+    @Override
     void run(OpenSpool spool) throws IOException {
         String itemId = id == null ? spool.store.newId() : id;
         ItemView created;
-        boolean stdin = file == null || file.equals("-");
-        try (InputStream payload = stdin ? items.root.stdin() : Files.newInputStream(Path.of(file))) {
+        try (InputStream payload = Files.newInputStream(read)) {
             created = spool.store.enqueue(itemId, payload, spool.maxBytes, runAt);
         }
         print(new ItemsResource.Created(created.id(), created.state(), created.runAt()),

@@ -87,7 +87,7 @@ final class ItemTable {
         if (reason == null) {
             return null;
         }
-        String line = reason.strip().replaceAll("\\s+", " ");
+        String line = Table.cell(reason); // escaped before it is cut, so the cut never splits what was escaped
         return line.length() <= REASON_WIDTH ? line : line.substring(0, REASON_WIDTH - 1) + "…";
     }
 }

@@ -46,6 +46,7 @@ final class OpenSpool implements AutoCloseable {
     /** What the store runs on: the directory store's recount, or the JetStream backend and its connection. */
     private final AutoCloseable backend;
     private final ExecutorService workers;
+    private final Scan scan;
 
     private OpenSpool(ScheduledSystemClock clock, long maxBytes, Opener opener) throws IOException {
         this.clock = clock;
@@ -59,6 +60,7 @@ final class OpenSpool implements AutoCloseable {
         }
         this.store = opened.store();
         this.backend = opened.backend();
+        this.scan = opened.scan();
         // Unbounded: a bulk step waits for the moves it handed to other workers, so a fixed few could all wait.
         this.workers = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "leasehold-bulk");
@@ -68,7 +70,12 @@ final class OpenSpool implements AutoCloseable {
         this.bulk = new BulkActions(store, workers, clock, BulkActions.Tally.NONE);
     }
 
-    private record Opened(ItemStore store, AutoCloseable backend) {
+    private record Opened(ItemStore store, AutoCloseable backend, Scan scan) {
+    }
+
+    /** Reads the spool as a drain does, reporting what it leaves alone to {@link #anomalies}. */
+    private interface Scan {
+        void run() throws IOException;
     }
 
     private interface Opener {
@@ -90,7 +97,8 @@ final class OpenSpool implements AutoCloseable {
             return new OpenSpool(new ScheduledSystemClock(), maxBytes, spool -> {
                 JetStreamBackend js = SpoolWiring.openJetStream(c, spool.clock, terms,
                         Holders.thisProcess("leasehold-items", spool.clock).instance());
-                return new Opened(js.store(), js);
+                return new Opened(js.store(), js, () -> {
+                });
             });
         }
         SpoolLayout layout = new SpoolLayout(config.spoolDir());
@@ -114,8 +122,17 @@ final class OpenSpool implements AutoCloseable {
         return new OpenSpool(new ScheduledSystemClock(), maxBytes, spool -> {
             PosixSpool posix = new PosixSpool(layout, spool.anomalies, spool.clock, maxBytes, Holders.tag());
             PosixItemStore store = new PosixItemStore(layout, posix, terms, spool.clock, new PosixDirectorySync());
-            return new Opened(store, store);
+            // The drain's own reads of pending/ and claimed/, which is where the service learns its ignored entries.
+            return new Opened(store, store, () -> {
+                posix.pendingBatch(Integer.MAX_VALUE);
+                posix.claims();
+            });
         });
+    }
+
+    /** Fills {@link #anomalies} as a service's drain would: the entries of pending/ and claimed/ that are not items. */
+    void scanForAnomalies() throws IOException {
+        scan.run();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.leasehold.command.items;
 
 import io.leasehold.api.ItemsResource;
+import io.leasehold.api.QueryTimes;
 import io.leasehold.spool.BulkActions;
 import io.leasehold.spool.ItemState;
 import io.leasehold.spool.ItemStore;
@@ -45,7 +46,7 @@ final class PurgeItems extends SpoolAction {
     @Override
     void run(OpenSpool spool) throws IOException {
         long n = id != null ? purgeOne(spool.store) : spool.bulk.purge(ItemState.parse(state).orElseThrow(),
-                olderThan == null ? null : spool.clock.now().minus(olderThan), BulkActions.Slice.WHOLE)
+                olderThan == null ? null : QueryTimes.ago(spool.clock.now(), olderThan), BulkActions.Slice.WHOLE)
                 .toCompletableFuture().join().moved();
         print(new ItemsResource.Purged(n), "purged " + n);
     }

@@ -12,7 +12,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * A command that works on the spool: its arguments are checked first (a usage error never reads the
- * configuration), then the configuration is read and the spool opened, the work done, the spool closed.
+ * configuration), then the configuration is read, anything to read beforehand read, the spool opened, the work
+ * done, the spool closed.
  */
 abstract class SpoolAction implements Callable<Integer> {
 
@@ -26,7 +27,7 @@ abstract class SpoolAction implements Callable<Integer> {
     public final Integer call() throws Exception {
         check();
         CommandConfig config = CommandConfig.fromSystem();
-        try (OpenSpool spool = OpenSpool.open(config, createsSpool())) {
+        try (AutoCloseable prepared = prepare(config); OpenSpool spool = OpenSpool.open(config, createsSpool())) {
             run(spool);
         }
         return 0;
@@ -34,6 +35,12 @@ abstract class SpoolAction implements Callable<Integer> {
 
     /** Refuses arguments that go together badly ({@link #usage}); picocli has checked each alone. */
     void check() {
+    }
+
+    /** Work done before the spool is opened or made (reading an enqueue's payload), undone after the command. */
+    AutoCloseable prepare(CommandConfig config) throws IOException {
+        return () -> {
+        };
     }
 
     /** Whether the spool's folders are made when missing (only a command that adds items). */

@@ -14,6 +14,7 @@ final class SpoolStatus extends SpoolAction {
 
     @Override
     void run(OpenSpool spool) throws IOException {
+        spool.scanForAnomalies(); // a fresh command has seen nothing yet, unlike a service's drain
         SpoolCounts counts = spool.store.counts();
         SpoolResource.SpoolView view = new SpoolResource.SpoolView(counts, spool.anomalies.list());
         Table table = new Table()

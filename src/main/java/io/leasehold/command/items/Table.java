@@ -1,5 +1,6 @@
 package io.leasehold.command.items;
 
+import io.leasehold.core.ItemId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -18,9 +19,12 @@ final class Table {
         return row(Arrays.asList(cells)); // absent cells are null
     }
 
-    /** Absent is "-", and a value never breaks its row (a reason may hold a tail of stderr). */
-    private static String cell(String value) {
-        return value == null ? "-" : value.strip().replaceAll("\\s+", " ");
+    /**
+     * Absent is "-", and a value never breaks its row nor drives the terminal: a reason may hold a tail of an
+     * exec child's stderr, so whitespace runs are one space and any other control character is escaped.
+     */
+    static String cell(String value) {
+        return value == null ? "-" : ItemId.escaped(value.strip().replaceAll("\\s+", " "));
     }
 
     String render() {

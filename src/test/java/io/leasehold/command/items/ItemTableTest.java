@@ -1,6 +1,7 @@
 package io.leasehold.command.items;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.spool.ItemView;
 import io.leasehold.spool.PastAttempt;
@@ -50,5 +51,20 @@ class ItemTableTest {
                   ATTEMPT  HOLDER  EPOCH  STARTED               ENDED                 OUTCOME  REASON
                   1        h1      0      2026-12-02T06:00:00Z  2026-12-02T06:00:02Z  done     -""",
                 ItemTable.detail(item));
+    }
+
+    /** A reason is a tail of an exec child's stderr: no escape sequence of it reaches the operator's terminal. */
+    @Test
+    void controlCharactersInAnyCellAreEscaped() {
+        String hostile = "exit 1: \u001b]0;owned\u0007\u001b[2J\u009b31m\u007fdone\ttab";
+        ItemView item = new ItemView("a", "failed", 1, "h\u001bx", null, null, hostile, T)
+                .withHistory(List.of(new PastAttempt(1, "h\u0085", 0L, T, T, "failed", hostile)));
+        String escaped = "exit 1: \\x1b]0;owned\\x07\\x1b[2J\\x9b31m\\x7fdone tab";
+        for (String shown : List.of(ItemTable.list(List.of(item), ""), ItemTable.detail(item))) {
+            assertTrue(shown.codePoints().noneMatch(c -> (c < 0x20 && c != '\n') || (c >= 0x7f && c <= 0x9f)), shown);
+            assertTrue(shown.contains(escaped), shown);
+        }
+        assertTrue(ItemTable.detail(item).contains("generation  h\\x1bx"), ItemTable.detail(item));
+        assertTrue(ItemTable.detail(item).contains("h\\x85"), ItemTable.detail(item));
     }
 }
