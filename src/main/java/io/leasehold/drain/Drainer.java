@@ -279,7 +279,10 @@ public final class Drainer {
         if (io.vertx.core.Context.isOnEventLoopThread() || Thread.currentThread() == renewalPass) {
             workers.execute(() -> lane(nextForSlot()));
         } else {
-            lane(nextForSlot());
+            // Often called from within the settled item's context: the next item's claim is not its.
+            try (ItemLogContext none = ItemLogContext.none()) {
+                lane(nextForSlot());
+            }
         }
     }
 

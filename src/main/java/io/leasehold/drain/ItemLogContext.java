@@ -22,10 +22,42 @@ public final class ItemLogContext implements AutoCloseable {
     /** Whether closing clears the item's keys (else it only gives the epoch back). */
     private final boolean clears;
     private final Object epochBefore;
+    /** For {@link #none}: the three keys' values to give back on close, else null. */
+    private final Object[] restores;
 
     private ItemLogContext(boolean clears, Object epochBefore) {
+        this(clears, epochBefore, null);
+    }
+
+    private ItemLogContext(boolean clears, Object epochBefore, Object[] restores) {
         this.clears = clears;
         this.epochBefore = epochBefore;
+        this.restores = restores;
+    }
+
+    /**
+     * No item's context until closed, then the one there before back: for work one item's code does for
+     * another (a slot claiming its next item from within the last one's settlement), whose lines must not
+     * name the item that happens to be on the thread, and after which that item's lines go on.
+     */
+    static ItemLogContext none() {
+        Object[] before = {MDC.get(ITEM), MDC.get(ATTEMPT), MDC.get(EPOCH)};
+        clear();
+        return new ItemLogContext(false, null, before);
+    }
+
+    private static void clear() {
+        MDC.remove(ITEM);
+        MDC.remove(ATTEMPT);
+        MDC.remove(EPOCH);
+    }
+
+    private static void putOrRemove(String key, Object value) {
+        if (value == null) {
+            MDC.remove(key);
+        } else {
+            MDC.put(key, value);
+        }
     }
 
     /** The claim's item and attempt, and its epoch once the look before work has found it. */
@@ -76,10 +108,12 @@ public final class ItemLogContext implements AutoCloseable {
         if (this == ALREADY_SET) {
             return;
         }
-        if (clears) {
-            MDC.remove(ITEM);
-            MDC.remove(ATTEMPT);
-            MDC.remove(EPOCH);
+        if (restores != null) {
+            putOrRemove(ITEM, restores[0]);
+            putOrRemove(ATTEMPT, restores[1]);
+            putOrRemove(EPOCH, restores[2]);
+        } else if (clears) {
+            clear();
         } else if (epochBefore == null) {
             MDC.remove(EPOCH);
         } else {

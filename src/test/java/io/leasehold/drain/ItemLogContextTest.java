@@ -108,6 +108,35 @@ class ItemLogContextTest extends SpoolTestBase {
         assertEquals(Arrays.asList(null, null, null), afterwards, "the pooled worker keeps no item's context");
     }
 
+    /** The slot that a later settlement goes on with claims its next item outside the settled item's context. */
+    @Test
+    void theNextClaimIsNotMadeInThePreviousItemsContext() throws Exception {
+        DrivenClock clock = new DrivenClock();
+        List<String> seenAtClaim = new CopyOnWriteArrayList<>();
+        DrainEvents events = new DrainEvents() {
+            @Override
+            public void claimed(String id) {
+                seenAtClaim.add(id + " " + context());
+            }
+
+            @Override
+            public void settled(String id, String where) {
+                seenAtSettle.add(id + " " + context());
+            }
+        };
+        Handler handler = item -> Uni.createFrom().emitter(e -> answerer.execute(() -> e.complete(Outcome.done())));
+        answerer.submit(ItemLogContextTest::context).get();
+        enqueue("one");
+        enqueue("two");
+        drainer(clock, handler, events);
+        clock.tick("leasehold-poll");
+        Await.until("both settled", WAIT, () -> seenAtSettle.size() == 2);
+        for (String claimed : seenAtClaim) {
+            assertEquals(claimed.substring(0, claimed.indexOf(' ')) + " [null, null, null]", claimed,
+                    "claimed outside any other item's context: " + seenAtClaim);
+        }
+    }
+
     /** Each of the three items' entries was logged in that item's own context. */
     private static void assertOwnContexts(List<String> seen, String what) {
         assertEquals(3, seen.size(), seen.toString());
