@@ -62,9 +62,13 @@ public final class ItemLogContext implements AutoCloseable {
 
     /** The claim's item and attempt, and its epoch once the look before work has found it. */
     static ItemLogContext of(HeldClaim claim) {
-        MDC.put(ITEM, claim.id());
-        MDC.put(ATTEMPT, String.valueOf(claim.attempt()));
-        Long epoch = claim.epoch();
+        return of(claim.id(), claim.attempt(), claim.epoch());
+    }
+
+    /** An item's attempt, with no epoch when {@code epoch} is null (not read yet). */
+    static ItemLogContext of(String id, int attempt, Long epoch) {
+        MDC.put(ITEM, id);
+        MDC.put(ATTEMPT, String.valueOf(attempt));
         if (epoch != null) {
             MDC.put(EPOCH, String.valueOf(epoch));
         } else {
