@@ -98,6 +98,17 @@ public final class ItemLogContext implements AutoCloseable {
         MDC.put(EPOCH, String.valueOf(epoch));
     }
 
+    /**
+     * {@code task} on a thread the service made for a pool: it starts with no item's keys, which it
+     * would otherwise inherit from the item whose code happened to make it, and keep for other work.
+     */
+    public static Runnable poolThread(Runnable task) {
+        return () -> {
+            clear();
+            task.run();
+        };
+    }
+
     /** Runs {@code task} in the claim's context, on whatever thread runs it. */
     static Runnable around(HeldClaim claim, Runnable task) {
         return () -> {
