@@ -1,5 +1,6 @@
 package io.leasehold.app;
 
+import io.leasehold.drain.ItemLogContext;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.util.concurrent.Executor;
@@ -18,7 +19,7 @@ public class LeaseThreads implements Executor {
 
     private final AtomicInteger count = new AtomicInteger();
     private final ExecutorService threads = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "leasehold-lease-" + count.incrementAndGet());
+        Thread t = new Thread(ItemLogContext.poolThread(r), "leasehold-lease-" + count.incrementAndGet());
         t.setDaemon(true);
         return t;
     });

@@ -1,5 +1,6 @@
 package io.leasehold.app;
 
+import io.leasehold.drain.ItemLogContext;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.util.concurrent.Executor;
@@ -16,7 +17,7 @@ import java.util.concurrent.Executors;
 public class RenewalThread implements Executor {
 
     private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "leasehold-renewals");
+        Thread t = new Thread(ItemLogContext.poolThread(r), "leasehold-renewals");
         t.setDaemon(true);
         return t;
     });

@@ -35,11 +35,14 @@ final class ClaimRenewal {
             if (!claim.isHeld()) {
                 continue;
             }
-            try {
-                renew(claim, now);
-            } catch (IOException e) {
-                // Uncertain, not lost: the claim keeps its last reading and the next tick tries again.
-                LOG.warnf("renewal of %s failed: %s", claim.current(), e.getMessage());
+            // The renewal thread's lines about a claim name its item, as its worker's do.
+            try (ItemLogContext context = ItemLogContext.of(claim)) {
+                try {
+                    renew(claim, now);
+                } catch (IOException e) {
+                    // Uncertain, not lost: the claim keeps its last reading and the next tick tries again.
+                    LOG.warnf("renewal of %s failed: %s", claim.current(), e.getMessage());
+                }
             }
         }
     }

@@ -262,8 +262,10 @@ public final class Drainer {
                 run.start();
             } catch (RuntimeException | Error e) {
                 // ClaimWork turns every failure into an outcome; this is only a last word should that ever break.
-                LOG.errorf(e, "working on %s failed unexpectedly; its lease will run out and another instance "
-                        + "takes it over", current.current());
+                try (ItemLogContext context = ItemLogContext.of(current)) {
+                    LOG.errorf(e, "working on %s failed unexpectedly; its lease will run out and another instance "
+                            + "takes it over", current.current());
+                }
                 run.cancel();
             }
             claim = turn.returned() ? null : nextForSlot();
@@ -279,7 +281,10 @@ public final class Drainer {
         if (io.vertx.core.Context.isOnEventLoopThread() || Thread.currentThread() == renewalPass) {
             workers.execute(() -> lane(nextForSlot()));
         } else {
-            lane(nextForSlot());
+            // Often called from within the settled item's context: the next item's claim is not its.
+            try (ItemLogContext none = ItemLogContext.none()) {
+                lane(nextForSlot());
+            }
         }
     }
 
@@ -373,19 +378,21 @@ public final class Drainer {
 
     private void handBack(HeldClaim claim) {
         ClaimWork.Run work = working.get(claim);
-        try {
-            if (claim.beginFinishing()) {
-                if (work != null) {
-                    work.cancel();
+        try (ItemLogContext context = ItemLogContext.of(claim)) { // the stop's lines name the item handed back
+            try {
+                if (claim.beginFinishing()) {
+                    if (work != null) {
+                        work.cancel();
+                    }
+                    if (settlement.move(claim, spool::handBack)) {
+                        tally.handedBack(claim.id());
+                        LOG.infof("handed %s back to pending/ at shutdown", claim.id());
+                    }
                 }
-                if (settlement.move(claim, spool::handBack)) {
-                    tally.handedBack(claim.id());
-                    LOG.infof("handed %s back to pending/ at shutdown", claim.id());
-                }
+            } catch (IOException e) {
+                LOG.warnf("could not hand %s back; its lease will run out and another instance takes it: %s",
+                        claim.current(), e.getMessage());
             }
-        } catch (IOException e) {
-            LOG.warnf("could not hand %s back; its lease will run out and another instance takes it: %s",
-                    claim.current(), e.getMessage());
         }
     }
 }

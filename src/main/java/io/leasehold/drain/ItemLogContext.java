@@ -22,17 +22,53 @@ public final class ItemLogContext implements AutoCloseable {
     /** Whether closing clears the item's keys (else it only gives the epoch back). */
     private final boolean clears;
     private final Object epochBefore;
+    /** For {@link #none}: the three keys' values to give back on close, else null. */
+    private final Object[] restores;
 
     private ItemLogContext(boolean clears, Object epochBefore) {
+        this(clears, epochBefore, null);
+    }
+
+    private ItemLogContext(boolean clears, Object epochBefore, Object[] restores) {
         this.clears = clears;
         this.epochBefore = epochBefore;
+        this.restores = restores;
+    }
+
+    /**
+     * No item's context until closed, then the one there before back: for work one item's code does for
+     * another (a slot claiming its next item from within the last one's settlement), whose lines must not
+     * name the item that happens to be on the thread, and after which that item's lines go on.
+     */
+    static ItemLogContext none() {
+        Object[] before = {MDC.get(ITEM), MDC.get(ATTEMPT), MDC.get(EPOCH)};
+        clear();
+        return new ItemLogContext(false, null, before);
+    }
+
+    private static void clear() {
+        MDC.remove(ITEM);
+        MDC.remove(ATTEMPT);
+        MDC.remove(EPOCH);
+    }
+
+    private static void putOrRemove(String key, Object value) {
+        if (value == null) {
+            MDC.remove(key);
+        } else {
+            MDC.put(key, value);
+        }
     }
 
     /** The claim's item and attempt, and its epoch once the look before work has found it. */
     static ItemLogContext of(HeldClaim claim) {
-        MDC.put(ITEM, claim.id());
-        MDC.put(ATTEMPT, String.valueOf(claim.attempt()));
-        Long epoch = claim.epoch();
+        return of(claim.id(), claim.attempt(), claim.epoch());
+    }
+
+    /** An item's attempt, with no epoch when {@code epoch} is null (not read yet). */
+    static ItemLogContext of(String id, int attempt, Long epoch) {
+        MDC.put(ITEM, id);
+        MDC.put(ATTEMPT, String.valueOf(attempt));
         if (epoch != null) {
             MDC.put(EPOCH, String.valueOf(epoch));
         } else {
@@ -62,6 +98,17 @@ public final class ItemLogContext implements AutoCloseable {
         MDC.put(EPOCH, String.valueOf(epoch));
     }
 
+    /**
+     * {@code task} on a thread the service made for a pool: it starts with no item's keys, which it
+     * would otherwise inherit from the item whose code happened to make it, and keep for other work.
+     */
+    public static Runnable poolThread(Runnable task) {
+        return () -> {
+            clear();
+            task.run();
+        };
+    }
+
     /** Runs {@code task} in the claim's context, on whatever thread runs it. */
     static Runnable around(HeldClaim claim, Runnable task) {
         return () -> {
@@ -76,10 +123,12 @@ public final class ItemLogContext implements AutoCloseable {
         if (this == ALREADY_SET) {
             return;
         }
-        if (clears) {
-            MDC.remove(ITEM);
-            MDC.remove(ATTEMPT);
-            MDC.remove(EPOCH);
+        if (restores != null) {
+            putOrRemove(ITEM, restores[0]);
+            putOrRemove(ATTEMPT, restores[1]);
+            putOrRemove(EPOCH, restores[2]);
+        } else if (clears) {
+            clear();
         } else if (epochBefore == null) {
             MDC.remove(EPOCH);
         } else {

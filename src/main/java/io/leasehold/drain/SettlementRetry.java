@@ -123,10 +123,13 @@ final class SettlementRetry {
         if (entry.ended()) {
             return;
         }
-        try {
-            entry.complete(settlement.apply(entry.claim, entry.outcome));
-        } catch (Throwable e) {
-            failed(entry, e);
+        // On the renewal thread (or a stop's): the settlement's lines name the item, as on its worker.
+        try (ItemLogContext context = ItemLogContext.of(entry.claim)) {
+            try {
+                entry.complete(settlement.apply(entry.claim, entry.outcome));
+            } catch (Throwable e) {
+                failed(entry, e);
+            }
         }
     }
 

@@ -74,13 +74,16 @@ final class Takeover {
         if (!spool.keepTaken(taken)) {
             return Optional.empty(); // a settlement or hand-back had got half-way: its target name wins
         }
-        try {
-            return afterRename(seen, taken, next);
-        } catch (IOException e) {
-            // The claim is ours now whatever the bookkeeping says: work on it rather than orphan it.
-            LOG.warnf("took over %s but could not read or write its reason: %s", seen, e.getMessage());
-            events.tookOver(seen.id(), next.attempt());
-            return Optional.of(taken);
+        // The lines about the item taken over name it and the attempt it is taken for.
+        try (ItemLogContext context = ItemLogContext.of(seen.id(), next.attempt(), null)) {
+            try {
+                return afterRename(seen, taken, next);
+            } catch (IOException e) {
+                // The claim is ours now whatever the bookkeeping says: work on it rather than orphan it.
+                LOG.warnf("took over %s but could not read or write its reason: %s", seen, e.getMessage());
+                events.tookOver(seen.id(), next.attempt());
+                return Optional.of(taken);
+            }
         }
     }
 

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
+import org.jboss.logging.MDC;
 
 /**
  * One stream of an exec child (stdout or stderr), read on a thread of its own and logged line by line,
@@ -38,10 +39,23 @@ final class ChildOutput {
         this.errors = errors;
     }
 
-    /** Starts reading {@code in}; {@code stream} is "stdout" or "stderr". */
-    static ChildOutput follow(String itemId, int attempt, String stream, InputStream in) {
+    /**
+     * Starts reading {@code in}; {@code stream} is "stdout" or "stderr". The reader thread's lines carry
+     * the item's log context (the keys of {@code drain.ItemLogContext}, which this package cannot import:
+     * the drain depends on the handlers), set on that thread since it is made for this one attempt.
+     */
+    static ChildOutput follow(String itemId, int attempt, long epoch, String stream, InputStream in) {
         ChildOutput out = new ChildOutput(itemId + " #" + attempt + " " + stream, in, stream.equals("stderr"));
-        Thread reader = new Thread(out::readAll, "leasehold-exec-" + stream + "-" + itemId);
+        Thread reader = new Thread(() -> {
+            MDC.put("itemId", itemId);
+            MDC.put("attempt", String.valueOf(attempt));
+            if (epoch > 0) {
+                MDC.put("epoch", String.valueOf(epoch));
+            } else {
+                MDC.remove("epoch"); // no lease: inherited from whoever made the thread, it would be stale
+            }
+            out.readAll();
+        }, "leasehold-exec-" + stream + "-" + itemId);
         reader.setDaemon(true);
         reader.start();
         return out;

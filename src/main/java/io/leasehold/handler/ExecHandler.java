@@ -106,8 +106,8 @@ public final class ExecHandler implements Handler, AutoCloseable {
             env.put("LEASEHOLD_ATTEMPT", Integer.toString(item.attempt()));
             env.put("LEASEHOLD_EPOCH", Long.toString(item.epoch()));
             Process process = builder.start();
-            ChildOutput stdout = ChildOutput.follow(item.id(), item.attempt(), "stdout", process.getInputStream());
-            ChildOutput stderr = ChildOutput.follow(item.id(), item.attempt(), "stderr", process.getErrorStream());
+            ChildOutput stdout = ChildOutput.follow(item.id(), item.attempt(), item.epoch(), "stdout", process.getInputStream());
+            ChildOutput stderr = ChildOutput.follow(item.id(), item.attempt(), item.epoch(), "stderr", process.getErrorStream());
             // setsid made the shell the leader of a group of its own: its pid is the group's id.
             try {
                 children.register(process.pid());

@@ -185,24 +185,21 @@ public final class JetStreamItemStore implements ItemStore {
         return ledger.mirror().copy().counts(clock.now());
     }
 
-    /** The picture's counts as they are; zeros before the first picture is whole. */
+    /**
+     * The picture's counts as they are; zeros before the picture is started (a scrape never starts it: that
+     * calls the server) and whole. No watch yet: the gauges read zeros, readiness says why.
+     */
     @Override
     public SpoolCounts countsNow() {
-        try {
-            return ledger.mirror().copyNow().map(copy -> copy.counts(clock.now())).orElse(NONE_YET);
-        } catch (IOException e) {
-            return NONE_YET; // no watch yet: the gauges read zeros, readiness says why
-        }
+        return ledger.mirrorIfStarted().flatMap(LedgerMirror::copyNow).map(copy -> copy.counts(clock.now()))
+                .orElse(NONE_YET);
     }
 
-    /** From the picture as it is, every holder's claims; none before the first picture is whole. */
+    /** From the picture as it is, every holder's claims; none before the picture is started and whole. */
     @Override
     public ClaimAges claimAgesNow(Duration bound) {
-        try {
-            return ledger.mirror().copyNow().map(copy -> copy.claimAges(clock.now(), bound)).orElse(ClaimAges.NONE);
-        } catch (IOException e) {
-            return ClaimAges.NONE;
-        }
+        return ledger.mirrorIfStarted().flatMap(LedgerMirror::copyNow).map(copy -> copy.claimAges(clock.now(), bound))
+                .orElse(ClaimAges.NONE);
     }
 
     @Override

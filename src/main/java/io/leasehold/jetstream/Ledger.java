@@ -53,7 +53,8 @@ final class Ledger {
     /** Written to under its own subjects: not a mirror, no sources (see {@link #subject}). */
     private final boolean plain;
     private volatile Writes writes = Writes.NONE;
-    private LedgerMirror mirror;
+    /** Volatile: {@link #mirrorIfStarted} reads it without the lock that {@link #mirror} holds while it calls the server. */
+    private volatile LedgerMirror mirror;
     /** How long a listing waits for the first whole picture (the watch's initial values) before the store counts as unreachable. */
     private static final Duration FIRST_PICTURE_WAIT = Duration.ofSeconds(60);
 
@@ -81,6 +82,11 @@ final class Ledger {
      * The ledger's picture in memory (one per ledger, started on first use): what listings and counts
      * read. It hears of this ledger's writes at once and is made afresh on every reconnect.
      */
+    /** The picture if it has been started, never starting it: a scrape's read, which must make no call. */
+    Optional<LedgerMirror> mirrorIfStarted() {
+        return Optional.ofNullable(mirror);
+    }
+
     synchronized LedgerMirror mirror() throws IOException {
         if (mirror == null) {
             LedgerMirror made = new LedgerMirror(this, FIRST_PICTURE_WAIT);

@@ -162,6 +162,7 @@ final class MirrorCopy {
     synchronized void markComplete(long coveredUpTo) {
         delivered = Math.max(delivered, coveredUpTo);
         complete = true;
+        running.lookWhole();
     }
 
     synchronized boolean complete() {

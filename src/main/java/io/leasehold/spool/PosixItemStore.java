@@ -52,7 +52,7 @@ public final class PosixItemStore implements ItemStore, AutoCloseable {
         this.batches = new BatchRecovery(layout, spool.reservations(), pendingSync, liveBatches);
         this.census = spool.census();
         this.recount = new SpoolRecount(layout, new FolderListing(layout), census,
-                new ClaimLooks(spool.records(), running), clock);
+                new ClaimLooks(spool.records(), spool, running), clock);
     }
 
     /** Recounts the spool now and then every {@code every}, for what other programs and instances move. */

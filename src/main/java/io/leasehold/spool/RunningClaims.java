@@ -22,13 +22,17 @@ public final class RunningClaims {
     }
 
     private final Map<String, Held> byId = new ConcurrentHashMap<>();
-    /** What an earlier picture saw, consulted only when a claim is first seen here: never counted itself. */
-    private volatile Map<String, Held> earlier = Map.of();
+    /**
+     * What an earlier picture saw, consulted only when a claim is first seen here: never counted itself.
+     * An entry goes at its first sight here and the rest once a look is whole, so it does not grow.
+     */
+    private final Map<String, Held> earlier = new ConcurrentHashMap<>();
 
     /** {@code claim} runs now (held, not parked). */
     public void running(ClaimName claim) {
         byId.compute(claim.id(), (id, old) -> {
-            Held known = old != null ? old : earlier.get(id);
+            Held carried = earlier.remove(id);
+            Held known = old != null ? old : carried;
             if (known != null && known.generation().equals(claim.generation())
                     && !known.since().isAfter(claim.reading())) {
                 return known;
@@ -40,16 +44,29 @@ public final class RunningClaims {
     /** The item {@code id} has no running claim now (parked, settled, pending, gone). */
     public void notRunning(String id) {
         byId.remove(id);
+        earlier.remove(id);
     }
 
     /** A whole look found running claims of these ids alone. */
     public void retainOnly(Set<String> ids) {
         byId.keySet().retainAll(ids);
+        lookWhole();
+    }
+
+    /** Every claim there is has been seen: what an earlier picture saw has nothing more to tell. */
+    public void lookWhole() {
+        earlier.clear();
     }
 
     /** Starts from what {@code older} saw: a claim it saw keeps its start when first seen here. */
     public void carryOver(RunningClaims older) {
-        earlier = Map.copyOf(older.byId);
+        earlier.clear();
+        earlier.putAll(older.byId);
+    }
+
+    /** How many starts of an earlier picture are still kept (for tests: it must not grow without end). */
+    int carriedOver() {
+        return earlier.size();
     }
 
     /** The oldest running claim's age at {@code now}, and how many have been held longer than {@code bound}. */

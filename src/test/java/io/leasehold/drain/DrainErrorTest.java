@@ -9,10 +9,12 @@ import io.leasehold.health.DrainReadiness;
 import io.leasehold.spool.ArrivalWatch;
 import io.leasehold.spool.SpoolFolder;
 import io.leasehold.testing.Await;
+import io.leasehold.testing.LogCapture;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.eclipse.microprofile.health.HealthCheckResponse;
@@ -108,6 +110,25 @@ class DrainErrorTest extends SpoolTestBase {
         assertEquals("the payload", new String(instance.handler.awaitStarted("unreadable", 2).payload()));
         instance.handler.finish("unreadable", Outcome.done());
         Await.until("done", WAIT, () -> settledIn(SpoolFolder.DONE, "unreadable"));
+    }
+
+    /** A settlement tried again on the renewal tick logs its lines in the item's context, as on its worker. */
+    @Test
+    void aSettlementRetriedOnTheRenewalTickLogsInTheItemsContext() throws IOException {
+        Instance holder = faulty(5);
+        faults.failNext("settle", 1, NO_SPACE);
+        enqueue("bad");
+        holder.poll();
+        holder.handler.awaitStarted("bad", 1);
+        holder.handler.finish("bad", Outcome.failed("bad input"));
+        Await.until("the first settlement failed", WAIT, () -> holder.events.count("settleFailed:bad") == 1);
+        try (LogCapture log = LogCapture.of(Settlement.class.getName())) {
+            holder.clock.advance(Duration.ofSeconds(40)); // a renewal, then the settlement's next try
+            Await.until("failed", WAIT, () -> settledIn(SpoolFolder.FAILED, "bad"));
+            Map<String, String> mdc = log.mdcOf("failed for good");
+            assertEquals("bad", mdc.get("itemId"), mdc.toString());
+            assertEquals("1", mdc.get("attempt"), mdc.toString());
+        }
     }
 
     @Test

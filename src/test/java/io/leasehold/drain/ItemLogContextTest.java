@@ -2,12 +2,14 @@ package io.leasehold.drain;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.config.Mapped;
 import io.leasehold.core.Backoff;
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Generation;
 import io.leasehold.core.HeldClaim;
+import io.leasehold.core.HolderTag;
 import io.leasehold.core.Outcome;
 import io.leasehold.core.TakeoverRule;
 import io.leasehold.handler.Handler;
@@ -16,6 +18,7 @@ import io.leasehold.spool.PosixSpool;
 import io.leasehold.spool.SpoolAnomalies;
 import io.leasehold.testing.Await;
 import io.leasehold.testing.DrivenClock;
+import io.leasehold.testing.LogCapture;
 import io.smallrye.mutiny.Uni;
 import java.time.Duration;
 import java.util.Arrays;
@@ -106,6 +109,56 @@ class ItemLogContextTest extends SpoolTestBase {
         assertOwnContexts(seenAtSettle, "settled");
         List<Object> afterwards = oneWorker.submit(ItemLogContextTest::context).get(10, TimeUnit.SECONDS);
         assertEquals(Arrays.asList(null, null, null), afterwards, "the pooled worker keeps no item's context");
+    }
+
+    /** The slot that a later settlement goes on with claims its next item outside the settled item's context. */
+    @Test
+    void theNextClaimIsNotMadeInThePreviousItemsContext() throws Exception {
+        DrivenClock clock = new DrivenClock();
+        List<String> seenAtClaim = new CopyOnWriteArrayList<>();
+        DrainEvents events = new DrainEvents() {
+            @Override
+            public void claimed(String id) {
+                seenAtClaim.add(id + " " + context());
+            }
+
+            @Override
+            public void settled(String id, String where) {
+                seenAtSettle.add(id + " " + context());
+            }
+        };
+        Handler handler = item -> Uni.createFrom().emitter(e -> answerer.execute(() -> e.complete(Outcome.done())));
+        answerer.submit(ItemLogContextTest::context).get();
+        enqueue("one");
+        enqueue("two");
+        drainer(clock, handler, events);
+        clock.tick("leasehold-poll");
+        Await.until("both settled", WAIT, () -> seenAtSettle.size() == 2);
+        for (String claimed : seenAtClaim) {
+            assertEquals(claimed.substring(0, claimed.indexOf(' ')) + " [null, null, null]", claimed,
+                    "claimed outside any other item's context: " + seenAtClaim);
+        }
+    }
+
+    /** The renewal thread's line about a claim taken over by another instance names the item and attempt. */
+    @Test
+    void theRenewalThreadsLineAboutALostClaimNamesItsItem() throws Exception {
+        DrivenClock clock = new DrivenClock();
+        long maxBytes = Mapped.defaults().item().maxBytes().asLongValue();
+        PosixSpool mine = new PosixSpool(layout, new SpoolAnomalies(), clock, maxBytes);
+        PosixSpool theirs = new PosixSpool(layout, new SpoolAnomalies(), clock, maxBytes, HolderTag.named("theirs"));
+        enqueue("lost");
+        ClaimName claim = mine.claim("lost", clock.now()).orElseThrow();
+        HeldClaim held = new HeldClaim(claim);
+        assertTrue(theirs.rename(claim, new ClaimName("lost", claim.generation().next(theirs.holderTag()), clock.now())));
+        clock.advance(Instance.TERMS.renewEvery());
+        try (LogCapture log = LogCapture.of(ClaimRenewal.class.getName())) {
+            renewals.submit(() -> new ClaimRenewal(mine, clock, DrainEvents.NONE).renewAll(List.of(held))).get();
+            assertEquals(Map.of(ItemLogContext.ITEM, "lost", ItemLogContext.ATTEMPT, "1"),
+                    log.mdcOf("was taken over"));
+        }
+        assertEquals(Arrays.asList(null, null, null), renewals.submit(ItemLogContextTest::context).get(),
+                "the renewal thread keeps no item's context after");
     }
 
     /** Each of the three items' entries was logged in that item's own context. */

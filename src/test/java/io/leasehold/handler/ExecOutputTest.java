@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import org.junit.jupiter.api.Test;
@@ -43,6 +44,16 @@ class ExecOutputTest extends ExecOutputFixture {
         assertTrue(err.getLevel().intValue() >= Level.WARNING.intValue(), "stderr at WARN: " + err.getLevel());
         assertTrue(log.records().stream().filter(r -> LogCapture.text(r).contains(" stdout]"))
                 .allMatch(r -> r.getLevel().intValue() < Level.WARNING.intValue()), "stdout below WARN");
+    }
+
+    @Test
+    void theChildsLinesCarryTheItemsLogContext() {
+        // Logged on the reader threads, which no item's code runs on: they set the context themselves.
+        run("echo out; echo err >&2");
+        Await.until("both lines logged", WAIT, () -> log.records().size() >= 2);
+        Map<String, String> expected = Map.of("itemId", "item-7", "attempt", "3", "epoch", "41");
+        assertEquals(expected, log.mdcOf("stdout] out"));
+        assertEquals(expected, log.mdcOf("stderr] err"));
     }
 
     @Test

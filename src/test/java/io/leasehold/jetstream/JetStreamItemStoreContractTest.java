@@ -51,6 +51,22 @@ class JetStreamItemStoreContractTest extends ClaimAgesContract {
         connection.close();
     }
 
+    /** A scrape's reads never start the picture (its watch and first look call the server), nor fail without it. */
+    @Test
+    void aScrapeBeforeThePictureIsStartedMakesNoCall() throws Exception {
+        Ledger fresh = new Ledger(connection, bucket + "-fresh", 1);
+        Payloads payloads = new Payloads(connection, bucket + "-fresh-payloads", 1, MAX);
+        JetStreamItemStore unstarted = new JetStreamItemStore(fresh, payloads,
+                new JetStreamSpool(fresh, payloads, clock, "a"), TERMS, clock, InstanceRig.TMP_MAX_AGE);
+        unstarted.countsNow();
+        unstarted.claimAgesNow(TERMS.lease());
+        assertTrue(fresh.mirrorIfStarted().isEmpty(), "the scrape started the picture");
+        connection.close(); // any call now throws: the reads make none
+        assertEquals(0, unstarted.countsNow().claimed());
+        assertEquals(ClaimAges.NONE, unstarted.claimAgesNow(TERMS.lease()));
+        assertTrue(fresh.mirrorIfStarted().isEmpty());
+    }
+
     /** Once the watch has delivered all the stream holds (own writes show at once; this waits for no other). */
     @Override
     protected ClaimAges seen(Duration bound) throws IOException {

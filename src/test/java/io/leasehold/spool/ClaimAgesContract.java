@@ -2,6 +2,7 @@ package io.leasehold.spool;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.leasehold.core.ClaimName;
 import java.io.ByteArrayInputStream;
@@ -23,6 +24,11 @@ public abstract class ClaimAgesContract extends HistoryContract {
 
     /** What the store's memory holds once it has seen every move made so far (a recount, the watch caught up). */
     protected abstract ClaimAges seen(Duration bound) throws Exception;
+
+    /** Puts junk (no item's file) under {@code name} where claims are; false on a backend that has no such thing. */
+    protected boolean putJunkClaim(ClaimName name) throws Exception {
+        return false;
+    }
 
     private ClaimName claim(Spool by, String id) throws Exception {
         store.enqueue(id, new ByteArrayInputStream(new byte[] {1}), MAX);
@@ -111,5 +117,19 @@ public abstract class ClaimAgesContract extends HistoryContract {
         ClaimAges ages = seen(STUCK);
         assertEquals(7_000, ages.oldestMs(), "the new holder's claim is 7 s old");
         assertEquals(0, ages.olderThanBound());
+    }
+
+    @Test
+    void junkUnderAClaimsNameIsNotCounted() throws Exception {
+        // Junk is left alone (never renamed, settled or taken over): counted, its age would grow for good.
+        assumeTrue(putJunkClaim(new ClaimName("junk", io.leasehold.core.Generation.at(1), clock.now())),
+                "this backend has no junk under a claim's name");
+        seen(STUCK);
+        ClaimName running = claim(spool, "running");
+        clock.advance(TERMS.lease().multipliedBy(30));
+
+        ClaimAges ages = seen(STUCK);
+        assertEquals(TERMS.lease().multipliedBy(30).toMillis(), ages.oldestMs(), running + " alone counts");
+        assertEquals(1, ages.olderThanBound(), "the junk runs nothing");
     }
 }

@@ -1,7 +1,9 @@
 package io.leasehold.spool;
 
 import io.leasehold.core.HolderTag;
+import io.leasehold.core.ClaimName;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
@@ -27,6 +29,12 @@ class PosixItemStoreContractTest extends ClaimAgesContract {
         store = posix;
         spool = posixSpool;
         theirs = new PosixSpool(layout, new SpoolAnomalies(), clock, MAX, HolderTag.of("their-host", 42));
+    }
+
+    @Override
+    protected boolean putJunkClaim(ClaimName name) throws IOException {
+        Files.createDirectory(new SpoolLayout(dir).claimFile(name)); // a directory: the spool's junk
+        return true;
     }
 
     @AfterEach
