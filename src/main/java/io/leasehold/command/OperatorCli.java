@@ -59,17 +59,17 @@ public final class OperatorCli implements Callable<Integer> {
         return stdinIsTerminal;
     }
 
-    /** Whether the process's stdin and stdout are a terminal, as the JDK tells (a console only then, up to JDK 21). */
+    /**
+     * Whether the process's stdin is a terminal. Stdin alone: the JDK's console needs stdout to be one too,
+     * so {@code items enqueue --id x > out.json} typed at a terminal would wait on the keyboard unseen. On
+     * Linux the descriptor's link names the device; elsewhere the console is the best the JDK tells.
+     */
     private static boolean onTerminal() {
-        java.io.Console console = System.console();
-        if (console == null) {
-            return false;
-        }
         try {
-            // From JDK 22 a console exists when redirected too; isTerminal then tells.
-            return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
-        } catch (ReflectiveOperationException e) {
-            return true;
+            String target = java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/fd/0")).toString();
+            return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty") || target.equals("/dev/console");
+        } catch (java.io.IOException | UnsupportedOperationException e) {
+            return System.console() != null;
         }
     }
 

@@ -279,7 +279,14 @@ public final class Drainer {
      */
     private void goOnElsewhere() {
         if (io.vertx.core.Context.isOnEventLoopThread() || Thread.currentThread() == renewalPass) {
-            workers.execute(() -> lane(nextForSlot()));
+            // Submitted with the keys cleared (a pool thread made now inherits them) and run with them cleared.
+            try (ItemLogContext none = ItemLogContext.none()) {
+                workers.execute(() -> {
+                    try (ItemLogContext alsoNone = ItemLogContext.none()) {
+                        lane(nextForSlot());
+                    }
+                });
+            }
         } else {
             // Often called from within the settled item's context: the next item's claim is not its.
             try (ItemLogContext none = ItemLogContext.none()) {

@@ -78,15 +78,15 @@ final class Ledger {
         }
     }
 
-    /**
-     * The ledger's picture in memory (one per ledger, started on first use): what listings and counts
-     * read. It hears of this ledger's writes at once and is made afresh on every reconnect.
-     */
     /** The picture if it has been started, never starting it: a scrape's read, which must make no call. */
     Optional<LedgerMirror> mirrorIfStarted() {
         return Optional.ofNullable(mirror);
     }
 
+    /**
+     * The ledger's picture in memory (one per ledger, started on first use): what listings and counts
+     * read. It hears of this ledger's writes at once and is made afresh on every reconnect.
+     */
     synchronized LedgerMirror mirror() throws IOException {
         if (mirror == null) {
             LedgerMirror made = new LedgerMirror(this, FIRST_PICTURE_WAIT);

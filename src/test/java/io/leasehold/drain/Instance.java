@@ -106,5 +106,12 @@ final class Instance implements AutoCloseable {
     @Override
     public void close() {
         workers.shutdownNow();
+        try {
+            // A worker still settling writes into the spool: the test's temporary folder is removed next,
+            // and a write racing that removal fails the test (seen on a loaded machine).
+            workers.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

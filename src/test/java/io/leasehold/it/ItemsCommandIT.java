@@ -313,6 +313,34 @@ class ItemsCommandIT {
         }
     }
 
+    /**
+     * Typed at a terminal with stdout redirected, as a script's author tries it: stdin is still a person's
+     * terminal, so it is refused at once rather than read from the keyboard unseen (script(1) gives the
+     * command a terminal; the JDK's own console test needs stdout to be one too, and missed this).
+     */
+    @Test
+    void aTerminalOnStdinIsRefusedEvenWithStdoutRedirected() throws Exception {
+        List<String> command = io.leasehold.testing.PackagedArtifact.current().command(List.of("-Xmx64m"),
+                Map.of("leasehold.spool.dir", spool.toString()), List.of("items", "enqueue", "--id", "typed"));
+        StringBuilder line = new StringBuilder();
+        for (String word : command) {
+            line.append('\'').append(word.replace("'", "'\\''")).append("' ");
+        }
+        line.append("> ").append(work.resolve("out.json")).append(" 2> ").append(work.resolve("err.txt"));
+        Process p = new ProcessBuilder("script", "-qec", line.toString(), "/dev/null").directory(work.toFile())
+                .redirectInput(ProcessBuilder.Redirect.PIPE).redirectOutput(work.resolve("script.out").toFile())
+                .redirectErrorStream(true).start();
+        try {
+            assertTrue(p.waitFor(DEADLINE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS),
+                    "still waiting on the terminal after " + DEADLINE);
+            assertEquals(2, p.exitValue(), Files.readString(work.resolve("err.txt")));
+            assertTrue(Files.readString(work.resolve("err.txt")).contains("terminal"), Files.readString(work.resolve("err.txt")));
+            assertFalse(Files.exists(spool.resolve("ids").resolve("typed")));
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
     /** No reservation of {@code id} and no file begun in the spool's tmp/ (which only a service's housekeeping removes). */
     private void assertNothingKept(String id) throws IOException {
         assertFalse(Files.exists(spool.resolve("ids").resolve(id)), "ids/" + id + " left reserved");

@@ -87,7 +87,7 @@ final class ItemTable {
         if (reason == null) {
             return null;
         }
-        String line = Table.cell(reason); // escaped before it is cut, so the cut never splits what was escaped
+        String line = Table.cell(reason); // escaped before it is cut: a cut may split an escape, never let a raw control character through
         return line.length() <= REASON_WIDTH ? line : line.substring(0, REASON_WIDTH - 1) + "…";
     }
 }
