@@ -117,11 +117,7 @@ class DrainErrorTest extends SpoolTestBase {
     void aSettlementRetriedOnTheRenewalTickLogsInTheItemsContext() throws IOException {
         Instance holder = faulty(5);
         faults.failNext("settle", 1, NO_SPACE);
-        enqueue("bad");
-        holder.poll();
-        holder.handler.awaitStarted("bad", 1);
-        holder.handler.finish("bad", Outcome.failed("bad input"));
-        Await.until("the first settlement failed", WAIT, () -> holder.events.count("settleFailed:bad") == 1);
+        firstSettlementFails(holder, "bad", Outcome.failed("bad input"));
         try (LogCapture log = LogCapture.of(Settlement.class.getName())) {
             holder.clock.advance(Duration.ofSeconds(40)); // a renewal, then the settlement's next try
             Await.until("failed", WAIT, () -> settledIn(SpoolFolder.FAILED, "bad"));
@@ -137,11 +133,7 @@ class DrainErrorTest extends SpoolTestBase {
         Instance other = instance(T0);
         // Five failures at 40 s renewals: longer than the 130 s after which an unrenewed claim is taken.
         faults.failNext("settle", 5, NO_SPACE);
-        enqueue("full");
-        holder.poll();
-        holder.handler.awaitStarted("full", 1);
-        holder.handler.finish("full", Outcome.done());
-        Await.until("the first settlement failed", WAIT, () -> holder.events.count("settleFailed:full") == 1);
+        firstSettlementFails(holder, "full", Outcome.done());
         assertEquals(1, holder.drainer.claimsHeld(), "still held");
         assertEquals(1, holder.drainer.settlementsWaiting());
         HealthCheckResponse ready = new DrainReadiness(holder.drainer).call();
@@ -173,11 +165,7 @@ class DrainErrorTest extends SpoolTestBase {
     void aFullDiskWhileRecordingTheReasonParksTheRetryLaterWithTheRealReason() throws IOException {
         Instance instance = faulty(5);
         faults.failNext("writeRecord", 1, NO_SPACE);
-        enqueue("busy");
-        instance.poll();
-        instance.handler.awaitStarted("busy", 1);
-        instance.handler.finish("busy", Outcome.retry("exit 75: database is busy"));
-        Await.until("the settlement failed", WAIT, () -> instance.events.count("settleFailed:busy") == 1);
+        firstSettlementFails(instance, "busy", Outcome.retry("exit 75: database is busy"));
         assertEquals(0, instance.events.count("settled:busy:retried"));
 
         Instant renewedAt = instance.clock.now().plus(Duration.ofSeconds(40));
@@ -193,15 +181,20 @@ class DrainErrorTest extends SpoolTestBase {
     void aSettlementStillWaitingAtShutdownIsTriedOnceMoreBeforeAnythingIsHandedBack() throws IOException {
         Instance instance = faulty(5);
         faults.failNext("settle", 1, () -> new IllegalStateException("a bug in a settle path"));
-        enqueue("late");
-        instance.poll();
-        instance.handler.awaitStarted("late", 1);
-        instance.handler.finish("late", Outcome.done());
-        Await.until("the settlement failed", WAIT, () -> instance.events.count("settleFailed:late") == 1);
+        firstSettlementFails(instance, "late", Outcome.done());
 
         instance.drainer.stop();
         assertTrue(settledIn(SpoolFolder.DONE, "late"), "settled, not handed back to run again");
         assertEquals(0, instance.events.count("handedBack:late"));
         assertTrue(claims().isEmpty());
+    }
+
+    /** {@code id} enqueued, claimed and worked by {@code holder}, its outcome {@code outcome}, whose first settlement fails (a fault set before). */
+    private void firstSettlementFails(Instance holder, String id, Outcome outcome) throws IOException {
+        enqueue(id);
+        holder.poll();
+        holder.handler.awaitStarted(id, 1);
+        holder.handler.finish(id, outcome);
+        Await.until("the first settlement of " + id + " failed", WAIT, () -> holder.events.count("settleFailed:" + id) == 1);
     }
 }

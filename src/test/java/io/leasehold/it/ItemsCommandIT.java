@@ -341,6 +341,54 @@ class ItemsCommandIT {
         }
     }
 
+    /**
+     * Four operators enqueue the same id at the same moment: each command has read its payload, then all
+     * stdins close together, so the four race to the store. Exactly one wins; the others are told the id is
+     * known (exit 1); one item is pending, with the winner's payload, and nothing is left half-made.
+     */
+    @Test
+    void theSameIdEnqueuedByFourCommandsAtOnceIsOneItem() throws Exception {
+        ok(cli("items", "enqueue", "--json", "--id", "other", file("o.txt", "o").toString())); // the spool exists
+        List<LeaseCommandProcess> racers = new ArrayList<>();
+        List<Path> temps = new ArrayList<>();
+        try {
+            for (int i = 0; i < 4; i++) {
+                Path temp = Files.createDirectories(work.resolve("java-tmp-" + i));
+                temps.add(temp);
+                LeaseCommandProcess p = LeaseCommandProcess.startWords(work, "items-race-" + i,
+                        Map.of("leasehold.spool.dir", spool.toString(), "java.io.tmpdir", temp.toString()),
+                        "items", "enqueue", "--json", "--id", "same", "-");
+                racers.add(p);
+                p.stdin().write(("payload of racer " + i).getBytes(StandardCharsets.UTF_8));
+                p.stdin().flush();
+            }
+            for (Path temp : temps) {
+                Await.until("each command has begun its copy", DEADLINE, () -> !entries(temp).isEmpty());
+            }
+            for (LeaseCommandProcess p : racers) {
+                p.stdin().close();
+            }
+            List<Integer> winners = new ArrayList<>();
+            for (int i = 0; i < racers.size(); i++) {
+                int status = racers.get(i).awaitExit(DEADLINE);
+                if (status == 0) {
+                    winners.add(i);
+                } else {
+                    assertEquals(1, status, racers.get(i).stderr());
+                    assertTrue(racers.get(i).stderr().contains("already exists"), racers.get(i).stderr());
+                }
+            }
+            assertEquals(1, winners.size(), "exactly one enqueue wins: " + winners);
+            assertEquals("payload of racer " + winners.get(0), Files.readString(spool.resolve("pending").resolve("same")));
+            assertEquals(Set.of("other", "same"), ids(ok(cli("items", "list", "--json"))));
+            try (var left = Files.list(spool.resolve("tmp"))) {
+                assertEquals(List.of(), left.toList(), "no upload left half-made");
+            }
+        } finally {
+            racers.forEach(LeaseCommandProcess::close);
+        }
+    }
+
     /** No reservation of {@code id} and no file begun in the spool's tmp/ (which only a service's housekeeping removes). */
     private void assertNothingKept(String id) throws IOException {
         assertFalse(Files.exists(spool.resolve("ids").resolve(id)), "ids/" + id + " left reserved");

@@ -3,6 +3,7 @@ package io.leasehold.command.items;
 import io.leasehold.api.ItemsResource;
 import io.leasehold.api.QueryTimes;
 import io.leasehold.command.CommandConfig;
+import io.leasehold.core.Clock;
 import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.ItemView;
 import java.io.IOException;
@@ -56,12 +57,12 @@ final class EnqueueItem extends SpoolAction {
     }
 
     @Override
-    void check() {
+    void check(Clock clock) {
         if (file == null && items.root.stdinIsTerminal()) {
             throw usage("stdin is a terminal: give FILE, or - to type the payload");
         }
         try {
-            runAt = QueryTimes.runAt(notBefore, delay, Instant.now());
+            runAt = QueryTimes.runAt(notBefore, delay, clock.now());
         } catch (IllegalArgumentException e) {
             // The API's message names its query parameters; here they are options.
             throw usage(e.getMessage().replace("notBefore", "--not-before").replaceAll("\\bdelay\\b", "--delay"));

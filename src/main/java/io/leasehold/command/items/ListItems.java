@@ -1,5 +1,6 @@
 package io.leasehold.command.items;
 
+import io.leasehold.core.Clock;
 import io.leasehold.spool.ItemState;
 import io.leasehold.spool.ItemView;
 import java.io.IOException;
@@ -23,7 +24,7 @@ final class ListItems extends SpoolAction {
     int limit;
 
     @Override
-    void check() {
+    void check(Clock clock) {
         if (limit < 1 || limit > MAX_LIMIT) {
             throw usage("--limit must be a whole number between 1 and " + MAX_LIMIT + ", got " + limit);
         }

@@ -51,13 +51,7 @@ final class OpenSpool implements AutoCloseable {
     private OpenSpool(ScheduledSystemClock clock, long maxBytes, Opener opener) throws IOException {
         this.clock = clock;
         this.maxBytes = maxBytes;
-        Opened opened;
-        try {
-            opened = opener.open(this);
-        } catch (IOException | RuntimeException e) {
-            clock.close();
-            throw e;
-        }
+        Opened opened = opener.open(this); // the clock is the command's: it closes it, on a failure too
         this.store = opened.store();
         this.backend = opened.backend();
         this.scan = opened.scan();
@@ -86,7 +80,7 @@ final class OpenSpool implements AutoCloseable {
      * The configured spool; with {@code create} its folders are made when missing, as the service makes them
      * at start (an enqueue), else a missing spool is refused (a look or a move never makes one by a typo).
      */
-    static OpenSpool open(CommandConfig config, boolean create) throws IOException {
+    static OpenSpool open(CommandConfig config, boolean create, ScheduledSystemClock clock) throws IOException {
         LeaseholdConfig c = config.mapped();
         // Both were checked when the configuration was read (ConfigCheck.requireForCommands), before any spool is looked for.
         long maxBytes = c.item().maxBytes().asLongValue();
@@ -94,7 +88,7 @@ final class OpenSpool implements AutoCloseable {
         if (c.spool().kind().equals("jetstream")) {
             // The service's own backend on a connection of this command's (its buckets made when missing, as
             // the service makes them); listings wait for the ledger's first picture.
-            return new OpenSpool(new ScheduledSystemClock(), maxBytes, spool -> {
+            return new OpenSpool(clock, maxBytes, spool -> {
                 JetStreamBackend js = SpoolWiring.openJetStream(c, spool.clock, terms,
                         Holders.thisProcess("leasehold-items", spool.clock).instance());
                 return new Opened(js.store(), js, () -> {
@@ -119,7 +113,7 @@ final class OpenSpool implements AutoCloseable {
                 }
             }
         }
-        return new OpenSpool(new ScheduledSystemClock(), maxBytes, spool -> {
+        return new OpenSpool(clock, maxBytes, spool -> {
             PosixSpool posix = new PosixSpool(layout, spool.anomalies, spool.clock, maxBytes, Holders.tag());
             PosixItemStore store = new PosixItemStore(layout, posix, terms, spool.clock, new PosixDirectorySync());
             // The drain's own reads of pending/ and claimed/, which is where the service learns its ignored entries.
@@ -138,10 +132,6 @@ final class OpenSpool implements AutoCloseable {
     @Override
     public void close() throws Exception {
         workers.shutdown();
-        try {
-            backend.close();
-        } finally {
-            clock.close();
-        }
+        backend.close(); // the clock is the command's, closed by it
     }
 }

@@ -2,6 +2,7 @@ package io.leasehold.command.items;
 
 import io.leasehold.api.ItemsResource;
 import io.leasehold.api.QueryTimes;
+import io.leasehold.core.Clock;
 import io.leasehold.spool.BulkActions;
 import io.leasehold.spool.ItemState;
 import io.leasehold.spool.ItemStore;
@@ -34,7 +35,7 @@ final class PurgeItems extends SpoolAction {
     Duration olderThan;
 
     @Override
-    void check() {
+    void check(Clock clock) {
         if ((id == null) == (state == null)) {
             throw usage("give one ID or --state done|failed");
         }

@@ -1,6 +1,7 @@
 package io.leasehold.command.items;
 
 import io.leasehold.api.ItemsResource;
+import io.leasehold.core.Clock;
 import io.leasehold.spool.ItemView;
 import java.io.IOException;
 import java.util.List;
@@ -26,7 +27,7 @@ final class RetryItems extends SpoolAction {
     String reason;
 
     @Override
-    void check() {
+    void check(Clock clock) {
         if ((id == null) == !failed) {
             throw usage("give one ID or --failed");
         }

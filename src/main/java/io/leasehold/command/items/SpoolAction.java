@@ -1,7 +1,9 @@
 package io.leasehold.command.items;
 
+import io.leasehold.clock.ScheduledSystemClock;
 import io.leasehold.command.CommandConfig;
 import io.leasehold.command.CommandJson;
+import io.leasehold.core.Clock;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -25,16 +27,19 @@ abstract class SpoolAction implements Callable<Integer> {
 
     @Override
     public final Integer call() throws Exception {
-        check();
-        CommandConfig config = CommandConfig.fromSystem();
-        try (AutoCloseable prepared = prepare(config); OpenSpool spool = OpenSpool.open(config, createsSpool())) {
-            run(spool);
+        // The command's one clock: its checks and its spool read the same time, through the port.
+        try (ScheduledSystemClock clock = new ScheduledSystemClock()) {
+            check(clock);
+            CommandConfig config = CommandConfig.fromSystem();
+            try (AutoCloseable prepared = prepare(config); OpenSpool spool = OpenSpool.open(config, createsSpool(), clock)) {
+                run(spool);
+            }
         }
         return 0;
     }
 
     /** Refuses arguments that go together badly ({@link #usage}); picocli has checked each alone. */
-    void check() {
+    void check(Clock clock) {
     }
 
     /** Work done before the spool is opened or made (reading an enqueue's payload), undone after the command. */
