@@ -242,6 +242,27 @@ final class FencingRig implements AutoCloseable {
         }
     }
 
+    /**
+     * What every process of the rig said about the lease (its logger's lines, warnings and errors of
+     * services; a command's stderr): the account a failed premise carries, so a run that lost its
+     * holder on its own says who took what, and when.
+     */
+    String story() {
+        StringBuilder story = new StringBuilder();
+        for (ServiceProcess p : proxies.keySet()) {
+            story.append("\n--- ").append(p.name()).append(" (").append(p.logFile()).append(")\n");
+            p.logText().lines().filter(FencingRig::tellsOfTheLease).forEach(l -> story.append(l).append('\n'));
+        }
+        for (LeaseCommandProcess c : commands) {
+            story.append("\n--- ").append(c).append(" (stderr)\n").append(c.stderr());
+        }
+        return story.toString();
+    }
+
+    private static boolean tellsOfTheLease(String line) {
+        return line.contains("[io.leasehold.lease") || line.contains(" WARN ") || line.contains(" ERROR ");
+    }
+
     /** Prints every handover of the act log and the smallest margin: the figures of a scenario. */
     void report(String scenario) {
         Fencing f = acts.fencing();

@@ -42,7 +42,8 @@ class LeaseExecBorrowFaultIT {
             LeaseCommandProcess borrower = rig.exec(name, null, rig.commandConfig(), Map.of(), ActLog.IGNORE_TERM,
                     rig.acts.loop(FencingRig.who(name)));
             long borrowed = rig.awaitAct(name + " acts", a -> a.who().startsWith(name + "/")).epoch();
-            assertTrue(borrowed == epoch, name + " borrows the holder's epoch " + epoch + ", not " + borrowed);
+            assertTrue(borrowed == epoch, () -> name + " borrows the holder's epoch " + epoch + ", not " + borrowed
+                    + "; what the rig's processes said:" + rig.story());
 
             boolean kill = round % 2 == 1;
             long faultAt = ActLog.nowMillis();
