@@ -1,8 +1,6 @@
 package io.leasehold.clock;
 
 import io.quarkus.arc.DefaultBean;
-import io.quarkus.scheduler.Scheduled;
-import io.quarkus.scheduler.Scheduler;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -16,8 +14,8 @@ import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
- * The system's UTC clock, with ticks from the Quarkus scheduler and timers on one thread of its own
- * (deadlines must fire even while every worker is taken).
+ * The system's UTC clock, with ticks ({@link ExecutorTicks}) on one thread of their own and timers on
+ * another: deadlines must fire even while every worker is taken, and never wait behind a tick.
  */
 @DefaultBean
 @ApplicationScoped
@@ -25,16 +23,16 @@ public class SystemClock implements TickingClock {
 
     private static final Logger LOG = Logger.getLogger(SystemClock.class);
 
-    private final Scheduler scheduler;
+    private final ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "leasehold-ticks");
+        t.setDaemon(true);
+        return t;
+    });
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "leasehold-timers");
         t.setDaemon(true);
         return t;
     });
-
-    public SystemClock(Scheduler scheduler) {
-        this.scheduler = scheduler;
-    }
 
     @Override
     public Instant now() {
@@ -48,12 +46,9 @@ public class SystemClock implements TickingClock {
 
     @Override
     public Ticks every(String name, Duration period, Supplier<Uni<Void>> tick) {
-        scheduler.newJob(name)
-                .setInterval(period.toString())
-                .setConcurrentExecution(Scheduled.ConcurrentExecution.SKIP)
-                .setAsyncTask(execution -> tick.get())
-                .schedule();
-        return () -> scheduler.unscheduleJob(name);
+        // The first at once, as the Quarkus scheduler (which this replaces) ran it: a service that lives
+        // less than a period (scale to zero) still does its housekeeping once.
+        return ExecutorTicks.every(ticks, name, Duration.ZERO, period, tick, LOG);
     }
 
     @Override
@@ -75,6 +70,7 @@ public class SystemClock implements TickingClock {
 
     @PreDestroy
     void stop() {
+        ticks.shutdownNow();
         timers.shutdownNow();
     }
 }

@@ -13,8 +13,9 @@ import java.util.function.Supplier;
 public interface TickingClock extends Clock {
 
     /**
-     * Runs {@code tick} every {@code period} until the returned handle is closed. A tick that is
-     * still running when the next one is due is not started twice.
+     * Runs {@code tick} every {@code period} until the returned handle is closed. A tick never runs
+     * twice at once: on the system clocks, one that falls due while the previous one still runs is run
+     * as soon as that one ends.
      */
     Ticks every(String name, Duration period, Supplier<Uni<Void>> tick);
 

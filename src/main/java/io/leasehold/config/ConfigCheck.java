@@ -15,7 +15,10 @@ import org.eclipse.microprofile.config.ConfigProvider;
  */
 public final class ConfigCheck {
 
-    /** The Quarkus scheduler looks for due ticks once a second; shorter periods would silently stretch. */
+    /**
+     * The floor of the periodic work's periods (polls, recounts, claim renewals): shorter would spend the
+     * spool's disk and the bus many times a second for nothing the contract promises.
+     */
     static final Duration TICK_RESOLUTION = Duration.ofSeconds(1);
 
     private ConfigCheck() {
@@ -87,7 +90,7 @@ public final class ConfigCheck {
         problems.stopIfAny();
     }
 
-    /** A period the scheduler keeps: at least a tick. */
+    /** A period of periodic work: at least {@link #TICK_RESOLUTION}. */
     static void tickable(Problems problems, String key, Duration period) {
         if (period.compareTo(TICK_RESOLUTION) < 0) {
             problems.add(key, "must be at least 1s, got " + period);

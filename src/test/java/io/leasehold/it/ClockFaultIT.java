@@ -28,7 +28,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * (libfaketime), one whose wall clock steps 10 minutes forward in the middle of every round, while its
  * monotonic clock runs on as an NTP step leaves it. Under the default takeover rule ({@code observed})
  * no live claim may be taken over: every item runs once. The control shows the same skew costing live
- * claims under {@code reading}, so the main test could fail.
+ * claims under {@code reading}, so the main test could fail. A third test steps a working instance's
+ * clock back an hour.
  */
 class ClockFaultIT {
 
@@ -97,6 +98,42 @@ class ClockFaultIT {
                     + " relative to the test's clock %s; by instance %s; %.1f s%n", round, rounds, ITEMS, skews,
                     byInstance(ids), (System.nanoTime() - started) / 1e9);
         }
+    }
+
+    /**
+     * A wall clock stepped back an hour while its instance works items for several claim leases (10 s
+     * against 3 s): it goes on renewing those claims, their readings an hour behind from then on, so the
+     * other instance takes none over and every item runs once. When the service's ticks were timed on
+     * the wall clock (the Quarkus scheduler), its renewals stopped for the hour.
+     */
+    @Test
+    void aClockSteppedBackAnHourMidWorkGoesOnRenewingItsClaims() {
+        spool = instances.on(SharedSpool.create("clocks-back", "sleep 10"));
+        Faketime stepped = Faketime.steppable(spool.root().resolve("stepper.faketime"));
+        ServiceProcess stepper = start("stepper", stepped.env(), "observed");
+        start("normal", Map.of(), "observed");
+        instances.all().forEach(p -> p.awaitReady(Duration.ofSeconds(120)));
+        List<String> ids = IntStream.rangeClosed(1, 6).mapToObj(n -> "back-" + n).toList();
+        ids.forEach(id -> Answers.assertEnqueued(stepper, id, "payload of " + id));
+        List<String> working = Await.value("the stepper works an item", Duration.ofSeconds(60),
+                () -> spool.runs().stream().filter(r -> r.kind().equals("start") && r.instance().equals("stepper"))
+                        .map(Run::id).toList(), started -> !started.isEmpty());
+
+        stepped.step("-1h");
+        // A claim the stepper held before the step, renamed since with a reading an hour behind: a renewal.
+        Await.until("a claim of " + working + " renewed an hour behind", Duration.ofSeconds(30),
+                () -> spool.names("claimed").stream().map(n -> ClaimName.parse(n).orElse(null))
+                        .anyMatch(c -> c != null && working.contains(c.id())
+                                && c.reading().isBefore(Instant.now().minus(Duration.ofMinutes(30)))));
+        Await.until("all done", Duration.ofMinutes(2), () -> spool.names("done").containsAll(ids));
+        Census census = Census.awaitEachOnce(spool.spoolDir(), ids, Duration.ofSeconds(30));
+        assertEquals(ids.stream().sorted().toList(), census.in("done"), "every item done, nothing else");
+        assertEquals(Map.of(), spool.notRunOnce(ids), "no item run twice, or never");
+        assertEquals(0.0, sum("leasehold_takeovers_total"), "no live claim taken over");
+        assertEquals(0.0, sum("leasehold_claims_lost_total"), "no holder lost a claim");
+        assertEquals(ids.size(), (int) sum("leasehold_attempts_total"), "one attempt per item");
+        System.out.printf("ClockFaultIT step back: %d items done once each, 0 takeovers; the stepper's claims of %s"
+                + " renewed after the step; by instance %s%n", ids.size(), working, byInstance(ids));
     }
 
     /**

@@ -61,7 +61,7 @@ class ConfigErrorsIT {
                 Bad.of("a name outside the choice", "leasehold.drain.mode", "leasehold.drain.mode", "bogus"),
                 Bad.of("a number out of range (a record's rule)", "leasehold.claim.renewals-per-lease",
                         "leasehold.claim.renewals-per-lease", "1"),
-                Bad.of("a period below the scheduler's tick", "leasehold.drain.poll-interval",
+                Bad.of("a period below a second", "leasehold.drain.poll-interval",
                         "leasehold.drain.poll-interval", "500ms"),
                 Bad.of("uploads taking the drain's worker threads", "leasehold.item.max-uploads",
                         "quarkus.thread-pool.max-threads", "40", "leasehold.item.max-uploads", "30"),

@@ -181,9 +181,11 @@ final class FencingRig implements AutoCloseable {
     /** The renewedAt of a holder's /lease, or null when it does not answer. */
     static String renewedAt(ServiceProcess holder) {
         Lease l = LeaseCluster.lease(holder);
-        if (l == null) {
-            return null;
-        }
+        return l == null ? null : renewedAt(l);
+    }
+
+    /** The renewedAt of a /lease answer, or null when it names none. */
+    static String renewedAt(Lease l) {
         try {
             return JSON.readTree(l.raw()).path("renewedAt").asText(null);
         } catch (IOException e) {

@@ -67,6 +67,11 @@ final class LeaseCluster implements AutoCloseable {
 
     /** An instance with the cluster's settings; {@code extra} adds or overrides keys. Not yet ready. */
     ServiceProcess start(String name, Map<String, String> extra) {
+        return start(name, extra, Map.of());
+    }
+
+    /** As {@link #start(String, Map)}, {@code env} added to the instance's environment (e.g. a {@code Faketime}). */
+    ServiceProcess start(String name, Map<String, String> extra, Map<String, String> env) {
         Map<String, String> config = new LinkedHashMap<>();
         config.put("leasehold.nats.url", nats.url());
         config.put("leasehold.lease.bucket", bucket);
@@ -74,7 +79,9 @@ final class LeaseCluster implements AutoCloseable {
         config.put("leasehold.lease.renew-deadline", RENEW_DEADLINE.toSeconds() + "s");
         config.put("leasehold.lease.renew-every", RENEW_EVERY.toSeconds() + "s");
         config.putAll(extra);
-        ServiceProcess p = ServiceProcess.start(name, spool.config(config), spool.env(name));
+        Map<String, String> allEnv = new LinkedHashMap<>(spool.env(name));
+        allEnv.putAll(env);
+        ServiceProcess p = ServiceProcess.start(name, spool.config(config), allEnv);
         instances.add(p);
         return p;
     }

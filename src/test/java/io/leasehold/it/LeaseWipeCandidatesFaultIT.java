@@ -29,9 +29,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * full duration after the reset before it takes: the next epoch is above every earlier one, takes
  * (acts or first seen held) come no sooner than a duration after NATS was started again, the old
  * holder's last act comes before the next epoch's first, and no look at the services finds two of them
- * saying "held". Timings: duration 4s, renew-deadline 3s, renew-every 2s — the services' ticks fall on
- * whole seconds (the Quarkus scheduler), so with a 1 s period every candidate looks at the same moment
- * and none sees another's move; with 2 s, candidates started a second apart look a second apart.
+ * saying "held". Timings: duration 4s, renew-deadline 3s, renew-every 2s; each service's ticks keep the
+ * phase of its start, so candidates started one after another look at different moments.
  */
 class LeaseWipeCandidatesFaultIT {
 
@@ -54,7 +53,7 @@ class LeaseWipeCandidatesFaultIT {
 
     private void rounds(boolean withExec) {
         rig = rigs.start(withExec ? "wipe-three" : "wipe-two", TIMING);
-        // One after another: their ticks then fall on different seconds (see above), at random.
+        // One after another: their ticks then fall at different moments (see above).
         List<ServiceProcess> live = new ArrayList<>();
         for (String name : List.of("a", "b", "c")) {
             live.add(rig.serve(name).awaitReady(START));

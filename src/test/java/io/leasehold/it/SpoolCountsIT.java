@@ -23,7 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class SpoolCountsIT {
 
-    /** Far past one recount (1s here, plus the scheduler's second): a deadline, not a wait. */
+    /** Far past one recount (1s here): a deadline, not a wait. */
     private static final Duration DEADLINE = Duration.ofSeconds(20);
 
     @RegisterExtension

@@ -45,13 +45,14 @@ public class DrivenClock implements TickingClock {
         final String name;
         final Duration period;
         final Supplier<Uni<Void>> tick;
-        Instant due;
+        /** On the monotonic clock, as the system clocks time their ticks: a set() neither stops nor bunches them. */
+        long due;
 
         Job(String name, Duration period, Supplier<Uni<Void>> tick) {
             this.name = name;
             this.period = period;
             this.tick = tick;
-            this.due = now.plus(period);
+            this.due = monotonicNanos + period.toNanos();
         }
 
         void fire() {
@@ -96,19 +97,18 @@ public class DrivenClock implements TickingClock {
 
     /**
      * Moves the time forward and fires every tick and timer that fell due, in order, each to its end.
-     * Ticks fall due on the wall clock, timers on the monotonic one: both move together here.
+     * Ticks and timers fall due on the monotonic clock, as on the system clocks; the wall clock moves with it.
      */
     public void advance(Duration by) {
         long target = monotonicNanos + by.toNanos();
         while (true) {
             Job nextJob = null;
             for (Job job : jobs) {
-                if (nextJob == null || job.due.isBefore(nextJob.due)) {
+                if (nextJob == null || job.due < nextJob.due) {
                     nextJob = job;
                 }
             }
-            long jobAt = nextJob == null ? Long.MAX_VALUE
-                    : monotonicNanos + Math.max(0, Duration.between(now, nextJob.due).toNanos());
+            long jobAt = nextJob == null ? Long.MAX_VALUE : Math.max(monotonicNanos, nextJob.due);
             Pending nextTimer = null;
             for (Pending timer : timers) {
                 if (nextTimer == null || timer.due < nextTimer.due) {
@@ -125,7 +125,7 @@ public class DrivenClock implements TickingClock {
                 timers.remove(nextTimer);
                 nextTimer.task.run();
             } else {
-                nextJob.due = nextJob.due.plus(nextJob.period);
+                nextJob.due = monotonicNanos + nextJob.period.toNanos(); // fixed delay: once after a pass(), not bunched
                 nextJob.fire();
             }
         }
