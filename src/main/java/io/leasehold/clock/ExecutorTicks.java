@@ -76,12 +76,19 @@ final class ExecutorTicks {
             }
             try {
                 tick.get().subscribe().with(done -> ended(), failure -> {
-                    log.warnf(failure, "tick %s failed", name);
-                    ended();
+                    try {
+                        // One line: a tick that keeps failing (a read of a store that is down) says so each time.
+                        log.warnf("tick %s failed: %s", name, failure.toString());
+                    } finally {
+                        ended();
+                    }
                 });
             } catch (Throwable e) { // escaping here would cancel the schedule for good, silently
-                log.errorf(e, "tick %s failed", name);
-                ended();
+                try {
+                    log.errorf(e, "tick %s failed", name);
+                } finally {
+                    ended();
+                }
             }
         }
 

@@ -16,8 +16,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
 public final class ConfigCheck {
 
     /**
-     * The floor of the periodic work's periods (polls, recounts, claim renewals): shorter would spend the
-     * spool's disk and the bus many times a second for nothing the contract promises.
+     * The floor of the periodic work's periods (polls, recounts, claim and lease renewals): shorter would
+     * spend the spool's disk and the bus many times a second for nothing the contract promises.
      */
     static final Duration TICK_RESOLUTION = Duration.ofSeconds(1);
 

@@ -521,7 +521,7 @@ public final class ControllerLease implements LeaseGate {
     /**
      * A candidate has no deadline to keep, so its calls may take longer than a tick: long enough for a
      * permission refusal, which NATS only reports after its own request timeout, to be told apart
-     * from silence. Ticks that fall due meanwhile are skipped, not queued.
+     * from silence. Ticks that fall due meanwhile make one step, run when this one ends.
      */
     private Duration candidateBound() {
         return timing.duration();

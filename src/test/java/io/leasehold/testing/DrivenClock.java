@@ -45,7 +45,11 @@ public class DrivenClock implements TickingClock {
         final String name;
         final Duration period;
         final Supplier<Uni<Void>> tick;
-        /** On the monotonic clock, as the system clocks time their ticks: a set() neither stops nor bunches them. */
+        /**
+         * On the monotonic clock, as the system clocks time their ticks: a set() neither stops nor bunches
+         * them. The first falls due a period after every(), as on the command line's clock (the service's
+         * runs its first at once: no test here stands on that).
+         */
         long due;
 
         Job(String name, Duration period, Supplier<Uni<Void>> tick) {
@@ -90,7 +94,7 @@ public class DrivenClock implements TickingClock {
         return () -> timers.remove(pending);
     }
 
-    /** Sets the time without firing anything (a clock that jumps, or a frozen process). */
+    /** Sets the wall clock without firing anything (a clock that jumps); ticks and timers keep their times. */
     public void set(Instant instant) {
         now = instant;
     }
