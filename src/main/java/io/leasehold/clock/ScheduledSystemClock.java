@@ -3,7 +3,6 @@ package io.leasehold.clock;
 import io.smallrye.mutiny.Uni;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Supplier;
 import org.jboss.logging.Logger;
@@ -16,11 +15,7 @@ public final class ScheduledSystemClock implements TickingClock, AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(ScheduledSystemClock.class);
 
-    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "leasehold-ticks");
-        t.setDaemon(true); // never keeps a finished command's JVM alive
-        return t;
-    });
+    private final ScheduledExecutorService scheduler = SystemClock.thread("leasehold-ticks");
 
     @Override
     public Instant now() {

@@ -23,16 +23,8 @@ public class SystemClock implements TickingClock {
 
     private static final Logger LOG = Logger.getLogger(SystemClock.class);
 
-    private final ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "leasehold-ticks");
-        t.setDaemon(true);
-        return t;
-    });
-    private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "leasehold-timers");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService ticks = thread("leasehold-ticks");
+    private final ScheduledExecutorService timers = thread("leasehold-timers");
 
     @Override
     public Instant now() {
@@ -54,6 +46,15 @@ public class SystemClock implements TickingClock {
     @Override
     public Timer timer(String name, Duration delay, Runnable task) {
         return schedule(timers, name, delay, task, LOG);
+    }
+
+    /** Shared by both system clocks: one daemon thread, which never keeps a finished JVM alive. */
+    static ScheduledExecutorService thread(String name) {
+        return Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /** Shared by both system clocks: a task that throws is logged, and never kills the timer thread. */

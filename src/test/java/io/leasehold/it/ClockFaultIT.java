@@ -88,12 +88,7 @@ class ClockFaultIT {
             Census.awaitEachOnce(spool.spoolDir(), all, Duration.ofSeconds(20)); // mid-run: none lost or doubled
             Await.until("round " + round + " all done", Duration.ofMinutes(2),
                     () -> spool.names("done").containsAll(ids));
-            Census census = Census.awaitEachOnce(spool.spoolDir(), all, Duration.ofSeconds(30));
-            assertEquals(all.stream().sorted().toList(), census.in("done"), "every item done, nothing else");
-            assertEquals(Map.of(), spool.notRunOnce(ids), "no item run twice, or never, by live holders");
-            assertEquals(0.0, sum("leasehold_takeovers_total"), "no live claim taken over");
-            assertEquals(0.0, sum("leasehold_claims_lost_total"), "no holder lost a claim");
-            assertEquals(ITEMS * round, (int) sum("leasehold_attempts_total"), "one attempt per item");
+            assertEachDoneOnceNoneTakenOver(all, ids);
             System.out.printf("ClockFaultIT round %d/%d: %d items done once each, 0 takeovers; readings seen"
                     + " relative to the test's clock %s; by instance %s; %.1f s%n", round, rounds, ITEMS, skews,
                     byInstance(ids), (System.nanoTime() - started) / 1e9);
@@ -126,12 +121,7 @@ class ClockFaultIT {
                         .anyMatch(c -> c != null && working.contains(c.id())
                                 && c.reading().isBefore(Instant.now().minus(Duration.ofMinutes(30)))));
         Await.until("all done", Duration.ofMinutes(2), () -> spool.names("done").containsAll(ids));
-        Census census = Census.awaitEachOnce(spool.spoolDir(), ids, Duration.ofSeconds(30));
-        assertEquals(ids.stream().sorted().toList(), census.in("done"), "every item done, nothing else");
-        assertEquals(Map.of(), spool.notRunOnce(ids), "no item run twice, or never");
-        assertEquals(0.0, sum("leasehold_takeovers_total"), "no live claim taken over");
-        assertEquals(0.0, sum("leasehold_claims_lost_total"), "no holder lost a claim");
-        assertEquals(ids.size(), (int) sum("leasehold_attempts_total"), "one attempt per item");
+        assertEachDoneOnceNoneTakenOver(ids, ids);
         System.out.printf("ClockFaultIT step back: %d items done once each, 0 takeovers; the stepper's claims of %s"
                 + " renewed after the step; by instance %s%n", ids.size(), working, byInstance(ids));
     }
@@ -163,6 +153,19 @@ class ClockFaultIT {
                 () -> behind.metric("leasehold_claims_lost_total", "") == 2.0);
         System.out.println("ClockFaultIT control (takeover=reading): both live claims of the clock 1 h behind taken"
                 + " over and run twice");
+    }
+
+    /**
+     * Every item of {@code all} done and nothing else in the spool, the latest round's {@code ids} each run
+     * once by a live holder, no claim taken over or lost, one attempt per item of {@code all}.
+     */
+    private void assertEachDoneOnceNoneTakenOver(List<String> all, List<String> ids) {
+        Census census = Census.awaitEachOnce(spool.spoolDir(), all, Duration.ofSeconds(30));
+        assertEquals(all.stream().sorted().toList(), census.in("done"), "every item done, nothing else");
+        assertEquals(Map.of(), spool.notRunOnce(ids), "no item run twice, or never, by live holders");
+        assertEquals(0.0, sum("leasehold_takeovers_total"), "no live claim taken over");
+        assertEquals(0.0, sum("leasehold_claims_lost_total"), "no holder lost a claim");
+        assertEquals(all.size(), (int) sum("leasehold_attempts_total"), "one attempt per item");
     }
 
     /** Notes the furthest reading behind and ahead of the test's clock among this round's claims; answers all so far. */
