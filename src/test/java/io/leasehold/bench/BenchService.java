@@ -1,10 +1,10 @@
 package io.leasehold.bench;
 
 import io.leasehold.testing.Await;
+import io.leasehold.testing.FreePorts;
 import io.leasehold.testing.PackagedArtifact;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -40,7 +40,7 @@ final class BenchService implements AutoCloseable {
     /** As {@link #start(Path, int, boolean, Path)}, with settings of the benchmark's own (another spool kind). */
     static BenchService start(Path spool, int concurrency, boolean auto, Path log, Map<String, String> more)
             throws IOException {
-        int port = freePort();
+        int port = FreePorts.take();
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("quarkus.http.host", "127.0.0.1");
         settings.put("quarkus.http.port", Integer.toString(port));
@@ -55,12 +55,6 @@ final class BenchService implements AutoCloseable {
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
         return new BenchService(process, port, log);
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 
     int port() {

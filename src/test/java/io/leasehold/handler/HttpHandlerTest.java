@@ -8,12 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.core.Outcome;
 import io.leasehold.testing.Await;
+import io.leasehold.testing.FreePorts;
 import io.leasehold.testing.HttpReceiver;
 import io.smallrye.mutiny.subscription.Cancellable;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.ext.web.client.WebClient;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;
@@ -150,10 +150,7 @@ class HttpHandlerTest {
 
     @Test
     void aRefusedConnectionIsRetried() throws IOException {
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort(); // closed again: nothing listens there now
-        }
+        int port = FreePorts.take(); // nothing listens there
         Outcome outcome = handler("http://127.0.0.1:" + port + "/events")
                 .handle(new WorkItem("nobody-home", 1, new byte[0], 0, STARTED)).await().atMost(WAIT);
         Outcome.Retry retry = assertInstanceOf(Outcome.Retry.class, outcome);

@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.leasehold.testing.FreePorts;
 import io.leasehold.testing.PackagedArtifact;
 import java.io.File;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -105,7 +105,7 @@ class ConfigErrorsIT {
             Files.writeString(Files.createDirectories(cwd.resolve("config")).resolve("application.properties"),
                     bad.file());
         }
-        int port = freePort();
+        int port = FreePorts.take();
         Map<String, String> settings = new LinkedHashMap<>(bad.settings());
         settings.put("quarkus.http.port", Integer.toString(port));
         List<String> command = new ArrayList<>(bad.wrapper());
@@ -141,12 +141,6 @@ class ConfigErrorsIT {
     private static void connect(int port) throws IOException {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 2000);
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }

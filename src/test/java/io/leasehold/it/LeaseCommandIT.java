@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.leasehold.testing.Await;
+import io.leasehold.testing.FreePorts;
 import io.leasehold.testing.LeaseCommandProcess;
 import io.leasehold.testing.LeaseCommandProcess.Finished;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -108,7 +108,7 @@ class LeaseCommandIT {
 
     @Test
     void anUnreachableBusIsStatusOneAndNoCommandRuns() throws IOException {
-        String url = "nats://127.0.0.1:" + unusedPort();
+        String url = "nats://127.0.0.1:" + FreePorts.take();
         Finished status = LeaseCommandProcess.run("status", Map.of(), Map.of("NATS_URL", url), DEADLINE, "status");
         assertEquals(1, status.status(), status.stderr());
         assertTrue(status.stderr().contains("cannot be reached"), status.stderr());
@@ -131,11 +131,5 @@ class LeaseCommandIT {
         Finished help = lease("--help");
         assertEquals(0, help.status());
         assertTrue(help.stdout().contains("lease exec [--shell] -- CMD"), help.stdout());
-    }
-
-    private static int unusedPort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

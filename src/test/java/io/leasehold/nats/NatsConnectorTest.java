@@ -3,10 +3,10 @@ package io.leasehold.nats;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.leasehold.testing.FreePorts;
 import io.leasehold.testing.NatsServer;
 import io.nats.client.Connection;
 import java.io.IOException;
-import java.net.ServerSocket;
 import org.junit.jupiter.api.Test;
 
 /** Connection settings against a real server that demands a token. */
@@ -15,10 +15,7 @@ class NatsConnectorTest {
     @Test
     void aTokenIsSentAndAListSkipsADeadServer() throws Exception {
         try (NatsServer server = NatsServer.start("authorization { token: \"s3cret\" }")) {
-            int dead;
-            try (ServerSocket s = new ServerSocket(0)) {
-                dead = s.getLocalPort();
-            }
+            int dead = FreePorts.take(); // nothing listens there
             String urls = "nats://127.0.0.1:" + dead + " , " + server.url();
             try (NatsBus bus = NatsConnector.connect(DefaultBus.settings(urls).withToken("s3cret"))) {
                 assertEquals(Connection.Status.CONNECTED, bus.connection().getStatus());

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -42,7 +41,7 @@ public final class NatsServer implements AutoCloseable {
         this.store = Files.createDirectories(home.resolve("store"));
         this.log = home.resolve("nats-server.log");
         this.config = configText == null ? null : Files.writeString(home.resolve("nats.conf"), configText);
-        this.port = freePort();
+        this.port = FreePorts.take();
     }
 
     /** Starts a server with JetStream and no authentication. */
@@ -205,11 +204,5 @@ public final class NatsServer implements AutoCloseable {
         }
         throw new AssertionError("nats-server is not installed: the lease tests need a real NATS server "
                 + "(apt-get install nats-server, or set nats_server_path to its binary)");
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
     }
 }

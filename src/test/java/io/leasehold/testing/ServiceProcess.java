@@ -2,7 +2,6 @@ package io.leasehold.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -58,7 +57,7 @@ public final class ServiceProcess implements AutoCloseable {
      */
     public static ServiceProcess start(String name, Map<String, String> config, Map<String, String> env,
             List<String> wrapper) {
-        int port = freePort();
+        int port = FreePorts.take();
         Map<String, String> settings = new LinkedHashMap<>(config);
         settings.put("quarkus.http.port", Integer.toString(port));
         // Several processes share two cores with the build: keep each small and quick to start.
@@ -74,15 +73,6 @@ public final class ServiceProcess implements AutoCloseable {
             return new ServiceProcess(name, port, log, builder.start());
         } catch (IOException e) {
             throw new UncheckedIOException("could not start " + name, e);
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 
@@ -114,14 +104,20 @@ public final class ServiceProcess implements AutoCloseable {
         return process.isAlive();
     }
 
-    /** Waits until /q/health/ready answers 200; fails at once if the process died meanwhile. */
+    /**
+     * Waits until this process says it listens on its port and /q/health/ready answers 200; fails at once
+     * if the process died meanwhile. The log line matters: without it, another process on the same port
+     * could answer the readiness check for one that is about to die of "address in use".
+     */
     public ServiceProcess awaitReady(Duration deadline) {
+        Pattern listening = Pattern.compile("Listening on: http://\\S*:" + port + "(?!\\d)");
         Await.until(name + " ready on port " + port + " (log " + log + ")", deadline, () -> {
             if (!process.isAlive()) {
                 throw new AssertionError(name + " exited with " + process.exitValue() + " before it was ready:\n"
                         + logText());
             }
-            return status("/q/health/ready") == 200;
+            boolean bound = listening.matcher(logText()).find();
+            return bound && status("/q/health/ready") == 200;
         });
         return this;
     }
