@@ -5,9 +5,9 @@ import io.leasehold.config.ConfigCheck;
 import io.leasehold.config.ConfigRecords;
 import io.leasehold.config.LeaseholdConfig;
 import io.leasehold.config.MappedConfig;
+import io.leasehold.config.RunTimeSources;
 import io.leasehold.lease.LeaseTiming;
 import io.leasehold.nats.NatsSettings;
-import io.quarkus.runtime.configuration.ConfigUtils;
 import io.smallrye.config.DefaultValuesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
@@ -17,9 +17,9 @@ import org.eclipse.microprofile.config.ConfigValue;
 
 /**
  * The service's configuration as command mode reads it: the same {@link LeaseholdConfig} mapping,
- * built the way Quarkus builds it ({@link ConfigUtils#configBuilder()}: {@code -D}, environment,
- * {@code .env}, {@code config/application.properties}, the packaged {@code application.properties},
- * profiles with {@code %prod} by default and {@code quarkus.profile}), only without booting Quarkus.
+ * from the sources the service reads ({@link RunTimeSources}: {@code -D}, environment, {@code .env},
+ * {@code config/application.properties}, the packaged {@code application.properties}, profiles with
+ * {@code %prod} by default and {@code quarkus.profile}), only without booting Quarkus.
  * The defaults are the mapping's; the keys command mode uses are checked by the service's own
  * {@link ConfigCheck} rules. Any problem is one line naming its key.
  */
@@ -36,7 +36,7 @@ public final class CommandConfig {
     }
 
     public static CommandConfig fromSystem() {
-        return from(ConfigUtils.configBuilder());
+        return from(RunTimeSources.builder());
     }
 
     /** From {@code builder}'s sources (tests give their own in place of the process's environment). */

@@ -35,7 +35,10 @@ public final class OperatorCli implements Callable<Integer> {
 
     static final int USAGE = 2;
 
-    /** A native runner takes JVM-style options itself, before {@code main}. */
+    /**
+     * The native binary. Its image is built not to read runtime options from the command line
+     * ({@code -H:-ParseRuntimeOptions}, docs/native.md), so every word reaches {@code main} as the jar's do.
+     */
     private static final boolean NATIVE = "runtime".equals(System.getProperty("org.graalvm.nativeimage.imagecode"));
 
     /** What {@code items enqueue} reads when it is given no file, or {@code -}. */
@@ -97,9 +100,17 @@ public final class OperatorCli implements Callable<Integer> {
     }
 
     static int run(String[] args, PrintStream out, PrintStream err, InputStream in, boolean inIsTerminal) {
-        if (args.length > 0 && args[0].startsWith("-X") && !NATIVE) {
-            // After -jar the JVM never reads it: say so rather than a puzzling "unknown option".
-            err.println("leasehold: JVM options go before -jar: java " + args[0] + " -jar quarkus-run.jar ...");
+        return run(args, out, err, in, inIsTerminal, NATIVE);
+    }
+
+    static int run(String[] args, PrintStream out, PrintStream err, InputStream in, boolean inIsTerminal,
+            boolean nativeRunner) {
+        if (args.length > 0 && args[0].startsWith("-X")) {
+            // Neither form reads it here: say so rather than a puzzling "unknown option".
+            err.println(nativeRunner
+                    ? "leasehold: the native binary reads no JVM options (" + args[0] + "); its heap is a share of the"
+                            + " memory it is given, or set when it is built: -R:MaxHeapSize=... (docs/native.md)"
+                    : "leasehold: JVM options go before -jar: java " + args[0] + " -jar quarkus-run.jar ...");
             err.flush();
             return USAGE;
         }

@@ -2,7 +2,6 @@ package io.leasehold.config;
 
 import io.leasehold.config.ConfigCheck.InvalidConfigException;
 import io.quarkus.runtime.LaunchMode;
-import io.quarkus.runtime.configuration.ConfigUtils;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import java.io.PrintStream;
@@ -12,10 +11,10 @@ import java.util.Optional;
  * The configuration checked before Quarkus boots, so a bad setting stops the start with one line on
  * stderr and exit status 1 while nothing has started: no HTTP listener, no spool folders, no NATS
  * connection. Quarkus' own boot would report a value of the wrong type over several lines and a broken
- * rule as a stack trace; here the mapping is built as Quarkus builds it ({@link ConfigUtils#configBuilder()}:
- * {@code -D}, environment, {@code .env}, {@code config/application.properties}, the packaged
- * {@code application.properties}, profiles) and held to {@link ConfigCheck}'s rules, in the JVM and the
- * native binary alike.
+ * rule as a stack trace; here the mapping is built from the sources the boot will read
+ * ({@link RunTimeSources}: {@code -D}, environment, {@code .env}, {@code config/application.properties}, the
+ * packaged {@code application.properties}, profiles, the descriptor budget) and held to {@link ConfigCheck}'s
+ * rules, in the JVM and the native binary alike.
  */
 public final class ConfigPreflight {
 
@@ -31,7 +30,7 @@ public final class ConfigPreflight {
         if (LaunchMode.current() != LaunchMode.NORMAL || launchedByQuarkusTooling()) {
             return;
         }
-        Optional<String> refused = refusal(ConfigUtils.configBuilder());
+        Optional<String> refused = refusalAtStart();
         if (refused.isPresent()) {
             PrintStream err = System.err;
             err.println(refused.get());
@@ -48,6 +47,11 @@ public final class ConfigPreflight {
     private static boolean launchedByQuarkusTooling() {
         ClassLoader loader = ConfigPreflight.class.getClassLoader();
         return loader != null && loader.getClass().getName().startsWith("io.quarkus.bootstrap.classloading.");
+    }
+
+    /** The line that stops this process's start; empty when its configuration passes. */
+    static Optional<String> refusalAtStart() {
+        return refusal(RunTimeSources.builder());
     }
 
     /** The line that stops a start with {@code builder}'s sources; empty when they pass. */

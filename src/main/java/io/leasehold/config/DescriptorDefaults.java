@@ -3,10 +3,12 @@ package io.leasehold.config;
 import io.smallrye.config.ConfigSourceContext;
 import io.smallrye.config.ConfigSourceFactory;
 import io.smallrye.config.ConfigValue;
-import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.DefaultValuesConfigSource;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.eclipse.microprofile.config.spi.ConfigSource;
 
@@ -14,8 +16,10 @@ import org.eclipse.microprofile.config.spi.ConfigSource;
  * Defaults derived from the open-files limit at start ({@link DescriptorBudget}): the cap on HTTP
  * connections ({@code quarkus.http.limits.max-connections}), on uploads at once
  * ({@code leasehold.item.max-uploads}) and the kernel's queue of connections
- * ({@code quarkus.http.accept-backlog}). Registered in META-INF/services; below every file, environment
- * variable and -D setting, so an explicit value wins (and {@link ConfigCheck} holds it against the limit).
+ * ({@code quarkus.http.accept-backlog}). Registered in META-INF/services, which Quarkus' build turns into a
+ * source its generated runtime builder names ({@link RunTimeSources}). A key any other source sets (a file,
+ * the environment, -D, the values a native build recorded from {@code application.properties}) is left to
+ * that setting, whatever its ordinal, and {@link ConfigCheck} holds it against the limit.
  */
 public final class DescriptorDefaults implements ConfigSourceFactory {
 
@@ -44,12 +48,57 @@ public final class DescriptorDefaults implements ConfigSourceFactory {
         }
         DescriptorBudget budget = new DescriptorBudget(openFiles.getAsLong(), concurrency(context));
         // At least 1, so the values parse: when nothing fits, ConfigCheck stops the start and says why.
-        Map<String, String> derived = Map.of(
-                MAX_CONNECTIONS, Integer.toString(Math.max(1, budget.connections())),
-                MAX_UPLOADS, Integer.toString(Math.max(1, budget.uploads())),
-                BACKLOG, Integer.toString(budget.backlog()));
-        return List.of(new PropertiesConfigSource(derived,
-                "leasehold descriptor budget (open files " + openFiles.getAsLong() + ")", ORDINAL));
+        Map<String, String> derived = new HashMap<>();
+        deriveUnlessSet(context, derived, MAX_CONNECTIONS, Math.max(1, budget.connections()));
+        deriveUnlessSet(context, derived, MAX_UPLOADS, Math.max(1, budget.uploads()));
+        deriveUnlessSet(context, derived, BACKLOG, budget.backlog());
+        return List.of(new Derived(derived, "leasehold descriptor budget (open files " + openFiles.getAsLong() + ")"));
+    }
+
+    /**
+     * A native binary holds the packaged application.properties as recorded values at ordinal 0, below this
+     * source, where the jar reads the file at 250: asking whether anything sets the key keeps the two alike.
+     */
+    private static void deriveUnlessSet(ConfigSourceContext context, Map<String, String> derived, String key, int value) {
+        ConfigValue set = context.getValue(key);
+        if (set == null || set.getValue() == null || DefaultValuesConfigSource.NAME.equals(set.getSourceName())) {
+            derived.put(key, Integer.toString(value));
+        }
+    }
+
+    /**
+     * Answers its keys without listing them: a Quarkus build records every runtime value its configuration
+     * lists into the artifact, and the build machine's budget would then stand wherever the running machine's
+     * limit cannot be read (and count as a setting above).
+     */
+    private static final class Derived implements ConfigSource {
+        private final Map<String, String> values;
+        private final String name;
+
+        Derived(Map<String, String> values, String name) {
+            this.values = Map.copyOf(values);
+            this.name = name;
+        }
+
+        @Override
+        public Set<String> getPropertyNames() {
+            return Set.of();
+        }
+
+        @Override
+        public String getValue(String propertyName) {
+            return values.get(propertyName);
+        }
+
+        @Override
+        public String getName() {
+            return name;
+        }
+
+        @Override
+        public int getOrdinal() {
+            return ORDINAL;
+        }
     }
 
     private static int concurrency(ConfigSourceContext context) {

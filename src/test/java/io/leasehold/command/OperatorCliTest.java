@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -58,6 +59,21 @@ class OperatorCliTest {
         assertEquals(List.of("leasehold: JVM options go before -jar: java -Xmx1g -jar quarkus-run.jar ..."),
                 said.err().lines().toList());
         assertEquals("", said.out());
+    }
+
+    /** The binary's image reads no runtime options, so a -X word reaches main: it says where the heap is set. */
+    @Test
+    void aJvmOptionGivenToTheNativeBinaryIsAUsageErrorSayingWhereTheHeapIsSet() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = OperatorCli.run(new String[] {"-XX:+UseSerialGC", "items", "list"},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+                InputStream.nullInputStream(), false, true);
+        assertEquals(2, status);
+        assertEquals(List.of("leasehold: the native binary reads no JVM options (-XX:+UseSerialGC); its heap is a share"
+                + " of the memory it is given, or set when it is built: -R:MaxHeapSize=... (docs/native.md)"),
+                err.toString(StandardCharsets.UTF_8).lines().toList());
+        assertEquals("", out.toString(StandardCharsets.UTF_8));
     }
 
     @Test

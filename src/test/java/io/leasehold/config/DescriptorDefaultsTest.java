@@ -1,6 +1,8 @@
 package io.leasehold.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.quarkus.runtime.configuration.MemorySize;
@@ -9,6 +11,8 @@ import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -56,6 +60,33 @@ class DescriptorDefaultsTest {
         assertEquals(Optional.of(2), config.getOptionalValue(DescriptorDefaults.BACKLOG, Integer.class),
                 "still the budget's (10 connections / 4): derived from the limit, not from the explicit cap");
         assertEquals(5, config.getConfigMapping(LeaseholdConfig.class).item().maxUploads());
+    }
+
+    /** A native binary's recorded application.properties values sit at ordinal 0, below the budget's 90. */
+    @Test
+    void aKeySetBelowTheBudgetsOrdinalIsStillTheSetting() {
+        SmallRyeConfig config = new SmallRyeConfigBuilder().addDefaultInterceptors()
+                .withConverter(Duration.class, 200, new DurationConverter())
+                .withConverter(MemorySize.class, 200, new MemorySizeConverter())
+                .withSources(new PropertiesConfigSource(Map.of(DescriptorDefaults.MAX_CONNECTIONS, "12",
+                        DescriptorDefaults.BACKLOG, "7"), "Runtime Values", 0))
+                .withSources(new DescriptorDefaults(() -> OptionalLong.of(20_000)))
+                .withMapping(LeaseholdConfig.class).build();
+        assertEquals(Optional.of(12), maxConnections(config));
+        assertEquals(Optional.of(7), config.getOptionalValue(DescriptorDefaults.BACKLOG, Integer.class));
+        assertEquals(64, config.getConfigMapping(LeaseholdConfig.class).item().maxUploads(), "derived: unset");
+    }
+
+    /** A Quarkus build records every listed runtime value into the artifact: the build machine's budget must not be. */
+    @Test
+    void theDerivedValuesAreAnsweredButNotListed() {
+        SmallRyeConfig config = config(OptionalLong.of(20_000), Map.of("leasehold.drain.concurrency", "4"));
+        assertEquals(Optional.of(6634), maxConnections(config));
+        List<String> listed = new ArrayList<>();
+        config.getPropertyNames().forEach(listed::add);
+        assertTrue(listed.contains("leasehold.drain.concurrency"), "a set key is listed: " + listed);
+        assertFalse(listed.contains(DescriptorDefaults.MAX_CONNECTIONS), listed.toString());
+        assertFalse(listed.contains(DescriptorDefaults.BACKLOG), listed.toString());
     }
 
     @Test

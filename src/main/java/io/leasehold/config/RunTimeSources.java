@@ -1,0 +1,35 @@
+package io.leasehold.config;
+
+import io.quarkus.runtime.configuration.AbstractConfigBuilder;
+import io.smallrye.config.SmallRyeConfigBuilder;
+
+/**
+ * The configuration the service runs with, for the checks made before Quarkus boots (the pre-flight and
+ * command mode): a builder set up by the class Quarkus writes at build time for its own boot, naming every
+ * source, converter and default, and the values it read from the packaged {@code application.properties}.
+ * Nothing is discovered at run time: a native image carries no ServiceLoader registrations and no
+ * {@code application.properties} resource, so a builder that looks for them there sees less than the jar
+ * does (issue 23: the binary refused to start because the descriptor budget's source was never found).
+ * docs/native.md says more.
+ */
+public final class RunTimeSources {
+
+    /** Quarkus' generated runtime builder, the one its own boot applies (read in the jar and the binary alike). */
+    static final String GENERATED = "io.quarkus.runtime.generated.RunTimeConfig";
+
+    private RunTimeSources() {
+    }
+
+    /** A builder with the service's own sources, to which {@link MappedConfig#build} adds nothing but the check. */
+    public static SmallRyeConfigBuilder builder() {
+        SmallRyeConfigBuilder builder = new SmallRyeConfigBuilder();
+        try {
+            builder.getClassLoader().loadClass(GENERATED);
+        } catch (ClassNotFoundException e) {
+            // Only a Quarkus build writes it: dev mode and tests take their configuration from Quarkus itself.
+            throw new IllegalStateException(GENERATED + " is missing: run the packaged service (target/quarkus-app)", e);
+        }
+        AbstractConfigBuilder.withCustomizer(builder, GENERATED);
+        return builder;
+    }
+}
