@@ -19,7 +19,9 @@ import org.eclipse.microprofile.config.spi.ConfigSource;
  * ({@code quarkus.http.accept-backlog}). Registered in META-INF/services, which Quarkus' build turns into a
  * source its generated runtime builder names ({@link RunTimeSources}). A key any other source sets (a file,
  * the environment, -D, the values a native build recorded from {@code application.properties}) is left to
- * that setting, whatever its ordinal, and {@link ConfigCheck} holds it against the limit.
+ * that setting, whatever its ordinal, and {@link ConfigCheck} holds it against the limit. Not seen: files
+ * named by {@code quarkus.config.locations}, which SmallRye reads after this source is made (README,
+ * Descriptor limit).
  */
 public final class DescriptorDefaults implements ConfigSourceFactory {
 

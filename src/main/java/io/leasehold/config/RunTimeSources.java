@@ -8,7 +8,7 @@ import io.smallrye.config.SmallRyeConfigBuilder;
  * The configuration the service runs with, for the checks made before Quarkus boots (the pre-flight and
  * command mode): a builder set up by the class Quarkus writes at build time for its own boot, naming every
  * source, converter and default, and the values it read from the packaged {@code application.properties}.
- * Nothing is discovered at run time: a native image carries no ServiceLoader registrations and no
+ * In the packaged service nothing is discovered at run time: a native image carries no ServiceLoader registrations and no
  * {@code application.properties} resource, so a builder that looks for them there sees less than the jar
  * does (issue 23: the binary refused to start because the descriptor budget's source was never found).
  * docs/native.md says more.

@@ -70,11 +70,12 @@ class DescriptorDefaultsTest {
                 .withConverter(MemorySize.class, 200, new MemorySizeConverter())
                 .withSources(new PropertiesConfigSource(Map.of(DescriptorDefaults.MAX_CONNECTIONS, "12",
                         DescriptorDefaults.BACKLOG, "7"), "Runtime Values", 0))
-                .withSources(new DescriptorDefaults(() -> OptionalLong.of(20_000)))
+                .withSources(new DescriptorDefaults(() -> OptionalLong.of(128)))
                 .withMapping(LeaseholdConfig.class).build();
         assertEquals(Optional.of(12), maxConnections(config));
         assertEquals(Optional.of(7), config.getOptionalValue(DescriptorDefaults.BACKLOG, Integer.class));
-        assertEquals(64, config.getConfigMapping(LeaseholdConfig.class).item().maxUploads(), "derived: unset");
+        assertEquals(10, config.getConfigMapping(LeaseholdConfig.class).item().maxUploads(),
+                "unset, so derived: (128 - 64 - 8 × 4) / 3, not the plain default 64");
     }
 
     /** A Quarkus build records every listed runtime value into the artifact: the build machine's budget must not be. */

@@ -20,7 +20,7 @@ final class NativeRunnerArgv {
     static boolean parsesRuntimeOptions(List<String> imageArgs) {
         boolean parses = true;
         for (String arg : imageArgs) {
-            if (arg.equals("-H:-ParseRuntimeOptions")) {
+            if (arg.equals("-H:-ParseRuntimeOptions") || arg.equals("-H:ParseRuntimeOptions=false")) {
                 parses = false;
             } else if (arg.equals("-H:+ParseRuntimeOptions") || arg.equals("-H:ParseRuntimeOptions=true")) {
                 parses = true;

@@ -22,7 +22,9 @@ import org.junit.jupiter.api.Test;
  * Issue 23: the binary refused every start ("quarkus.http.limits.max-connections is unset") because the check
  * discovered its sources through ServiceLoader, which a Quarkus image does not carry, so the descriptor
  * budget was never found. Here the check runs on the image's own jars with only the resources the image
- * includes ({@link ImageClassLoader}), beside the same jars with every resource, as the jar runs.
+ * includes ({@link ImageClassLoader}), beside the same jars with every resource, as the jar runs. Command
+ * mode builds its configuration with the same {@code RunTimeSources}; that it discovers nothing is pinned
+ * by {@link DiscoveryCallsIT} (its values equal the check's wherever the budget's equal the defaults).
  */
 class StartConfigIT {
 
@@ -82,19 +84,6 @@ class StartConfigIT {
         Set<String> baked = new TreeSet<>(DERIVED);
         baked.retainAll(recorded.keySet());
         assertEquals(Set.of(), baked, "derived at build time and recorded as if set: " + recorded);
-    }
-
-    @Test
-    void commandModeReadsTheSameConfiguration() throws Exception {
-        Object fromImage = inContext(image, () -> invoke(image, "io.leasehold.command.CommandConfig", "fromSystem"));
-        Object mapped = fromImage.getClass().getMethod("mapped").invoke(fromImage);
-        Object item = mapped.getClass().getMethod("item").invoke(mapped);
-        Object uploads = item.getClass().getMethod("maxUploads").invoke(item);
-        assertEquals(inJarValue("leasehold.item.max-uploads"), String.valueOf(uploads));
-    }
-
-    private static String inJarValue(String key) throws Exception {
-        return values(jar).get(key);
     }
 
     private static Optional<?> refusalAtStart(ClassLoader loader) throws Exception {

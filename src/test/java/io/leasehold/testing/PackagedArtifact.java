@@ -25,8 +25,6 @@ public final class PackagedArtifact {
     private static final String HOW_TO_BUILD = "build it with ./mvnw package (the jar) or ./mvnw verify -Dnative"
             + " (the native runner)";
 
-    /** The -X options a native runner understands too. */
-    private static final List<String> NATIVE_OPTIONS = List.of("-Xmx", "-Xms", "-Xmn", "-Xss");
 
     public enum Type { JAR, NATIVE }
 
@@ -101,9 +99,9 @@ public final class PackagedArtifact {
 
     /**
      * The command that runs the artifact: {@code jvmOptions} (each {@code -X...}), then {@code settings} as
-     * {@code -Dkey=value}, then {@code args} for the application. A native runner takes {@code -D} and the
-     * memory sizes ({@code -Xmx}, {@code -Xms}, {@code -Xmn}, {@code -Xss}) the same way but refuses the
-     * JVM's own options ({@code -XX:...} and the other {@code -X...}), so those are left out for it.
+     * {@code -Dkey=value}, then {@code args} for the application. The native runner reads no runtime options
+     * from its command line (its image is built with {@code -H:-ParseRuntimeOptions}, docs/native.md) and
+     * refuses a first word {@code -X...}: the JVM options are left out for it, its heap is its own default.
      */
     public List<String> command(List<String> jvmOptions, Map<String, String> settings, List<String> args) {
         List<String> command = new ArrayList<>();
@@ -114,7 +112,7 @@ public final class PackagedArtifact {
                 throw new IllegalArgumentException("not a JVM option: " + option + " (settings go in as -D, the rest"
                         + " are arguments)");
             }
-            if (type == Type.JAR || NATIVE_OPTIONS.stream().anyMatch(option::startsWith)) {
+            if (type == Type.JAR) {
                 command.add(option);
             }
         }

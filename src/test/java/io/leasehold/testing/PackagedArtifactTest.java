@@ -58,13 +58,13 @@ class PackagedArtifactTest {
     }
 
     @Test
-    void aNativeRunnerRunsItselfKeepingTheMemorySizesAndDroppingTheJvmsOwnOptions() throws IOException {
+    void aNativeRunnerRunsItselfWithoutTheJvmsOptions() throws IOException {
         Path runner = file("leasehold-0.1.0-SNAPSHOT-runner", "rwxr-xr-x");
         PackagedArtifact artifact = PackagedArtifact.read(
                 properties("path=leasehold-0.1.0-SNAPSHOT-runner", "type=native"));
 
         assertEquals(PackagedArtifact.Type.NATIVE, artifact.type());
-        assertEquals(List.of(runner.toString(), "-Xmx64m", "-Xss2m", "-Dleasehold.spool.dir=/tmp/s p",
+        assertEquals(List.of(runner.toString(), "-Dleasehold.spool.dir=/tmp/s p",
                 "-Dquarkus.http.port=8181", "lease", "exec", "--", "true"),
                 artifact.command(List.of("-Xmx64m", "-XX:+UseSerialGC", "-Xshare:off", "-Xss2m"), settings(),
                         List.of("lease", "exec", "--", "true")));
