@@ -108,10 +108,12 @@ public class DrainLifecycle {
     }
 
     /**
-     * Stop acting at once — attempts are cancelled, which KILLs exec children at once, well before the
-     * loss's KILL time — hand the claims back, and exit 3 so the supervisor restarts a candidate.
+     * Stop every act at once, here on the lease's own thread (its deadline timer as a rule): attempts are
+     * cancelled, which KILLs exec children, well before the loss's KILL time. Only then hand the claims back
+     * (moves that may wait out a dead link) and exit 3 so the supervisor restarts a candidate.
      */
     private void leaseLost(LeaseEvents.Loss loss) {
+        drainer.stopActs();
         leaseThreads.execute(() -> { // never queued behind the work that fills the worker pool
             drainer.stopNow();
             Quarkus.asyncExit(EXIT_LEASE_LOST);

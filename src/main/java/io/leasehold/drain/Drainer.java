@@ -16,7 +16,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
@@ -52,6 +54,8 @@ public final class Drainer {
 
     private final Map<String, HeldClaim> held = new ConcurrentHashMap<>();
     private final Map<HeldClaim, ClaimWork.Run> working = new ConcurrentHashMap<>();
+    /** Claims whose attempts {@link #stopActs} ended, for the hand-backs that follow it (which may block). */
+    private final Queue<HeldClaim> stopped = new ConcurrentLinkedQueue<>();
     private final AtomicInteger running = new AtomicInteger();
     private final Sightings sightings = new Sightings();
     private final ClaimSource source;
@@ -363,12 +367,40 @@ public final class Drainer {
         stop(settings.shutdownTimeout());
     }
 
-    /** Stops at once: running attempts are cancelled and their claims handed back (the lease was lost). */
+    /**
+     * Stops at once (the lease was lost): every act first ({@link #stopActs}), then the settlements known
+     * and the hand-backs, none of which holds up the stopping of an attempt. Blocks on the spool.
+     */
     public void stopNow() {
         stop(Duration.ZERO);
     }
 
+    /**
+     * Stops every act now and touches no file and no connection: nothing more is claimed and every running
+     * attempt is cancelled (an exec child's group KILLed), so it may run on the lease's deadline timer. A
+     * claim whose outcome waits to be written is left to the settlement retry: its handler is done. The
+     * claims are handed back by {@link #stopNow} afterwards, however long a move waits on a dead link.
+     */
+    public void stopActs() {
+        accepting = false;
+        for (HeldClaim claim : List.copyOf(held.values())) {
+            if (settlementRetry.holds(claim)) {
+                continue;
+            }
+            ClaimWork.Run work = working.get(claim);
+            if (claim.beginFinishing()) {
+                stopped.add(claim);
+                if (work != null) {
+                    work.cancel(); // not yet in working: its lane sees the stop and cancels it before it starts
+                }
+            }
+        }
+    }
+
     private void stop(Duration timeout) {
+        if (timeout.isZero()) {
+            stopActs();
+        }
         accepting = false;
         arrivals.close();
         if (running.get() > 0 && !timeout.isZero()) {
@@ -376,6 +408,9 @@ public final class Drainer {
         }
         // An outcome that could not be written yet gets one more try: handing it back would run it again.
         settlementRetry.retryAll();
+        for (HeldClaim claim = stopped.poll(); claim != null; claim = stopped.poll()) {
+            giveBack(claim);
+        }
         for (HeldClaim claim : List.copyOf(held.values())) {
             handBack(claim);
         }
@@ -384,17 +419,22 @@ public final class Drainer {
     }
 
     private void handBack(HeldClaim claim) {
-        ClaimWork.Run work = working.get(claim);
+        if (claim.beginFinishing()) {
+            ClaimWork.Run work = working.get(claim);
+            if (work != null) {
+                work.cancel();
+            }
+            giveBack(claim);
+        }
+    }
+
+    /** Moves a claim whose work has ended back to pending/ at once, rather than leaving it to expire. */
+    private void giveBack(HeldClaim claim) {
         try (ItemLogContext context = ItemLogContext.of(claim)) { // the stop's lines name the item handed back
             try {
-                if (claim.beginFinishing()) {
-                    if (work != null) {
-                        work.cancel();
-                    }
-                    if (settlement.move(claim, spool::handBack)) {
-                        tally.handedBack(claim.id());
-                        LOG.infof("handed %s back to pending/ at shutdown", claim.id());
-                    }
+                if (settlement.move(claim, spool::handBack)) {
+                    tally.handedBack(claim.id());
+                    LOG.infof("handed %s back to pending/ at shutdown", claim.id());
                 }
             } catch (IOException e) {
                 LOG.warnf("could not hand %s back; its lease will run out and another instance takes it: %s",

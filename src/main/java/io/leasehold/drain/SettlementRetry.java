@@ -91,6 +91,12 @@ final class SettlementRetry {
     }
 
     /** The claim is handed back at shutdown: its waiting settlement, if any, is never tried again. */
+    /** Whether the outcome of this very claim waits here to be written. */
+    boolean holds(HeldClaim claim) {
+        Waiting entry = waiting.get(claim.id());
+        return entry != null && entry.claim == claim;
+    }
+
     void cancel(HeldClaim claim) {
         Waiting entry = waiting.get(claim.id());
         if (entry != null && entry.claim == claim && entry.end()) {

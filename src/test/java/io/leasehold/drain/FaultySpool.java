@@ -34,6 +34,8 @@ final class FaultySpool implements Spool {
     private final Map<String, Fault> faults = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> failed = new ConcurrentHashMap<>();
     volatile AfterClaim afterClaim = claim -> { };
+    /** Runs as a hand-back is called, before any file moves (e.g. a move that waits out a dead link). */
+    volatile AfterClaim beforeHandBack = claim -> { };
     /** Runs right after a hand-back landed in pending/, before it returns (e.g. a watch that reports it at once). */
     volatile AfterClaim afterHandBack = claim -> { };
     /** Runs once a payload was read, before it is returned (e.g. a stop that comes during the look). */
@@ -127,6 +129,7 @@ final class FaultySpool implements Spool {
 
     @Override
     public boolean handBack(ClaimName claim) throws IOException {
+        beforeHandBack.run(claim);
         maybeFail("handBack");
         boolean moved = real.handBack(claim);
         if (moved) {
