@@ -383,11 +383,31 @@ public final class Drainer {
      */
     public void stopActs() {
         accepting = false;
+        cancelAttempts(epoch -> true, true);
+    }
+
+    /**
+     * Stops the attempts under a borrowed {@code epoch} that lapsed, and those still in their look, with no
+     * file or bus call; claiming goes on. A claim whose run is not registered yet is left to its look, which
+     * the gate now refuses. {@link #handBackStopped} then returns the stopped claims.
+     */
+    public void stopActsUnder(long epoch) {
+        cancelAttempts(under -> under == null || under == epoch, false);
+    }
+
+    /** Hands back the claims whose attempts were stopped; blocks on the spool. */
+    public void handBackStopped() {
+        for (HeldClaim claim = stopped.poll(); claim != null; claim = stopped.poll()) {
+            giveBack(claim);
+        }
+    }
+
+    private void cancelAttempts(java.util.function.Predicate<Long> underEpoch, boolean unregisteredToo) {
         for (HeldClaim claim : List.copyOf(held.values())) {
-            if (settlementRetry.holds(claim)) {
+            ClaimWork.Run work = working.get(claim);
+            if (settlementRetry.holds(claim) || !underEpoch.test(claim.epoch()) || (work == null && !unregisteredToo)) {
                 continue;
             }
-            ClaimWork.Run work = working.get(claim);
             if (claim.beginFinishing()) {
                 stopped.add(claim);
                 if (work != null) {
@@ -408,9 +428,7 @@ public final class Drainer {
         }
         // An outcome that could not be written yet gets one more try: handing it back would run it again.
         settlementRetry.retryAll();
-        for (HeldClaim claim = stopped.poll(); claim != null; claim = stopped.poll()) {
-            giveBack(claim);
-        }
+        handBackStopped();
         for (HeldClaim claim : List.copyOf(held.values())) {
             handBack(claim);
         }
