@@ -87,6 +87,9 @@ class ConfigErrorsIT {
                         null, "leasehold.nats.url", List.of(), "leasehold: the JetStream spool "),
                 Bad.of("Quarkus' own key of the wrong type, read by the check", "quarkus.thread-pool.max-threads",
                         "quarkus.thread-pool.max-threads", "abc"),
+                // The check reads every key the boot will (issue 23): no Quarkus report of several lines.
+                Bad.of("Quarkus' own key of the wrong type, which no rule reads", "quarkus.log.level",
+                        "quarkus.log.level", "LOUD"),
                 Bad.of("a byte count past a long", "leasehold.item.max-bytes",
                         "leasehold.item.max-bytes", "99999999999999999999"),
                 new Bad("from the environment", Map.of(), Map.of("LEASEHOLD_DRAIN_MODE", "bogus"), null,

@@ -1,0 +1,106 @@
+package io.leasehold.it;
+
+import static io.leasehold.it.FencingRig.WITHIN;
+import static io.leasehold.it.LeaseCluster.START;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.leasehold.it.FencingRig.Timing;
+import io.leasehold.it.LeaseCluster.Lease;
+import io.leasehold.testing.ActLog.Act;
+import io.leasehold.testing.Await;
+import io.leasehold.testing.ServiceProcess;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Issue 24: the fence holds when the network is cut. Packaged services on the JetStream spool, each
+ * reaching NATS (lease and items alike) through a {@link io.leasehold.testing.TcpProxy} of its own that is
+ * blackholed: nothing passes, nothing closes, as with a pulled cable. Every attempt acts in a loop until
+ * it is stopped (longer than any deadline), each act logged with its epoch and time; the act log must show
+ * no act under an epoch after the first act (or the take) of a later one.
+ */
+class LeasePartitionFaultIT {
+
+    /** A 1.5 s gap from the deadline to the take; each hand-back over the dead link waits out 2 s. */
+    static final Timing TIMING = new Timing(Duration.ofMillis(4000), Duration.ofMillis(1000), Duration.ofMillis(2500));
+
+    @RegisterExtension
+    final FencingRigs rigs = new FencingRigs();
+
+    private static Map<String, String> jetStream(String mode, int concurrency) {
+        return Map.of("leasehold.spool.kind", "jetstream", "leasehold.spool.jetstream.bucket", "partition",
+                "leasehold.drain.mode", mode, "leasehold.drain.concurrency", Integer.toString(concurrency));
+    }
+
+    /**
+     * Before the fix the holder cancelled one attempt, then waited out that claim's hand-back on the dead
+     * link before it cancelled the next: its last attempts ran on past the successor's take.
+     */
+    @Test
+    void aBlackholedHolderStopsAllItsAttemptsBeforeTheNextHolderActs() {
+        FencingRig rig = rigs.start("partition-holder", TIMING);
+        List<ServiceProcess> both = List.of(rig.serve("a", jetStream("leader", 4)), rig.serve("b", jetStream("leader", 4)));
+        both.forEach(p -> p.awaitReady(START));
+        ServiceProcess holder = LeaseCluster.awaitOneHolder(both, WITHIN);
+        ServiceProcess other = both.stream().filter(p -> p != holder).findFirst().orElseThrow();
+        long epoch = LeaseCluster.lease(holder).epoch();
+        enqueue(holder, "long", 6); // four run on the holder, two wait for whoever holds next
+        awaitAttempts(rig, holder, epoch, 4);
+
+        FencingRig.awaitRenewal(holder);
+        rig.proxyOf(holder).blackhole();
+        Lease taken = rig.awaitTaken(other, epoch);
+        rig.awaitActUnder(other + " acts under epoch " + taken.epoch(), e -> e == taken.epoch());
+        rig.settledFencing("the holder blackholed with four attempts running", epoch);
+        assertEquals(3, holder.awaitExit(WITHIN), "a holder that lost its lease exits 3:\n" + holder.logText());
+        rig.report("holder blackholed, four attempts");
+    }
+
+    /**
+     * Claims mode: the waiting instance acts under the holder's epoch beside it. Before the fix it went on
+     * acting under that epoch after the holder was cut off, even after its own first act under the next.
+     */
+    @Test
+    void aBorrowerStopsActingUnderACutOffHoldersEpochBeforeAnyoneTakesOver() {
+        FencingRig rig = rigs.start("partition-borrower", TIMING);
+        List<ServiceProcess> both = List.of(rig.serve("a", jetStream("claims", 2)), rig.serve("b", jetStream("claims", 2)));
+        both.forEach(p -> p.awaitReady(START));
+        ServiceProcess holder = LeaseCluster.awaitOneHolder(both, WITHIN);
+        ServiceProcess borrower = both.stream().filter(p -> p != holder).findFirst().orElseThrow();
+        long epoch = LeaseCluster.lease(holder).epoch();
+        enqueue(holder, "long", 4);
+        awaitAttempts(rig, borrower, epoch, 1); // the borrower acts under the holder's epoch
+        awaitAttempts(rig, holder, epoch, 1);
+
+        FencingRig.awaitRenewal(holder);
+        rig.proxyOf(holder).blackhole();
+        Lease taken = rig.awaitTaken(borrower, epoch);
+        // The old epoch falls quiet with nothing after the take (before the fix the borrower's own attempts
+        // under it ran on for ever, holding its slots), then the borrower acts under its own.
+        rig.settledFencing("the holder blackholed beside a borrower", epoch);
+        rig.awaitActUnder(borrower + " acts under epoch " + taken.epoch(), e -> e == taken.epoch());
+        rig.acts.fencing().assertFenced("the borrower's first acts under its own epoch");
+        assertEquals(3, holder.awaitExit(WITHIN), "a holder that lost its lease exits 3:\n" + holder.logText());
+        rig.report("holder blackholed, borrower acting");
+    }
+
+    private static void enqueue(ServiceProcess on, String prefix, int n) {
+        for (int i = 1; i <= n; i++) {
+            assertEquals(201, on.enqueue(prefix + "-" + i, "x").statusCode(), "enqueue " + prefix + "-" + i);
+        }
+    }
+
+    /** Waits until {@code n} attempts of {@code p} (each its own process) act under {@code epoch}. */
+    private static void awaitAttempts(FencingRig rig, ServiceProcess p, long epoch, int n) {
+        Await.until(n + " attempts of " + p.name() + " act under epoch " + epoch, WITHIN, () -> {
+            Set<String> attempts = rig.acts.read().stream().filter(a -> a.epoch() == epoch)
+                    .map(Act::who).filter(w -> w.startsWith(p.name() + "/")).collect(Collectors.toSet());
+            return attempts.size() >= n;
+        });
+    }
+}
