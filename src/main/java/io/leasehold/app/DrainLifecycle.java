@@ -66,7 +66,7 @@ public class DrainLifecycle {
                     + said(e)).atStart();
         }
         // The lease's first step comes before the first claim: the drain starts knowing its standing.
-        lease.start(this::leaseLost, this::borrowLapsed);
+        lease.start(this::leaseLost);
         // An enqueue's item becomes claimable only after its upload name is unlinked, which no watch sees.
         store.whenArrived(drainer::nudge);
         drainer.start();
@@ -118,15 +118,6 @@ public class DrainLifecycle {
             drainer.stopNow();
             Quarkus.asyncExit(EXIT_LEASE_LOST);
         });
-    }
-
-    /**
-     * The holder's epoch this waiting instance acted under lapsed: its attempts under it end now, here on
-     * the lease's thread, and their claims go back to pending/ afterwards; the instance goes on serving.
-     */
-    private void borrowLapsed(LeaseEvents.Lapse lapse) {
-        drainer.stopActsUnder(lapse.epoch());
-        leaseThreads.execute(drainer::handBackStopped);
     }
 
     void onStop(@Observes ShutdownEvent event) {

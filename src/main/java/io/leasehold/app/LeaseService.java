@@ -43,7 +43,6 @@ public class LeaseService {
     private volatile LeaseTiming timing;
     private volatile TickingClock.Ticks ticks;
     private volatile Consumer<LeaseEvents.Loss> whenLost = loss -> { };
-    private volatile Consumer<LeaseEvents.Lapse> whenLapsed = lapse -> { };
     private final LeaseThreads threads;
 
     public LeaseService(LeaseholdConfig config, TickingClock clock, EpochFloor floor, LeaseThreads threads) {
@@ -100,13 +99,12 @@ public class LeaseService {
      * first step that takes longer (a slow or refusing bus) goes on in the background, and nothing is
      * acted meanwhile.
      */
-    void start(Consumer<LeaseEvents.Loss> whenLost, Consumer<LeaseEvents.Lapse> whenLapsed) {
+    void start(Consumer<LeaseEvents.Loss> whenLost) {
         if (!configured()) {
             LOG.info(Standing.noBus().reason());
             return;
         }
         this.whenLost = whenLost;
-        this.whenLapsed = whenLapsed;
         timing = new LeaseTiming(config.lease().duration(), config.lease().renewEvery(),
                 config.lease().renewDeadline());
         before = new Standing("waiting", 0, null, null, "connecting to " + settings().safeUrls(), null);
@@ -155,8 +153,7 @@ public class LeaseService {
             LOG.warnf("the lease bucket %s could not be made: %s", config.lease().bucket(), e.getMessage());
         }
         lease = new ControllerLease(store, floor, clock, timing, me, threads, threads,
-                new LoggedLeaseEvents(timing.renewEvery(), loss -> whenLost.accept(loss),
-                        lapse -> whenLapsed.accept(lapse)));
+                new LoggedLeaseEvents(timing.renewEvery(), loss -> whenLost.accept(loss)));
     }
 
     void stop() {

@@ -19,17 +19,10 @@ public class LoggedLeaseEvents implements LeaseEvents {
 
     private final Duration renewEvery;
     private final Consumer<Loss> onLost;
-    private final Consumer<Lapse> onLapse;
 
-    /** For a process that acts under no borrowed epoch of this lease ({@code lease exec} borrows by its own watch). */
     public LoggedLeaseEvents(Duration renewEvery, Consumer<Loss> onLost) {
-        this(renewEvery, onLost, lapse -> { });
-    }
-
-    public LoggedLeaseEvents(Duration renewEvery, Consumer<Loss> onLost, Consumer<Lapse> onLapse) {
         this.renewEvery = renewEvery;
         this.onLost = onLost;
-        this.onLapse = onLapse;
     }
 
     @Override
@@ -74,15 +67,6 @@ public class LoggedLeaseEvents implements LeaseEvents {
         long epoch = loss.standing().epoch();
         logged(epoch, () -> LOG.errorf("the controller lease was lost (epoch %d): %s", epoch, loss.standing().reason()));
         onLost.accept(loss);
-    }
-
-    @Override
-    public void borrowLapsed(Lapse lapse) {
-        long epoch = lapse.epoch();
-        logged(epoch, () -> LOG.warnf("no longer acting under the holder's epoch %d: its entry was not seen renewed"
-                + " within leasehold.lease.renew-deadline (or this instance takes the lease); what runs under it is"
-                + " stopped", epoch));
-        onLapse.accept(lapse);
     }
 
     @Override

@@ -383,31 +383,11 @@ public final class Drainer {
      */
     public void stopActs() {
         accepting = false;
-        cancelAttempts(epoch -> true, true);
-    }
-
-    /**
-     * Stops the attempts under a borrowed {@code epoch} that lapsed, and those still in their look, with no
-     * file or bus call; claiming goes on. A claim whose run is not registered yet is left to its look, which
-     * the gate now refuses. {@link #handBackStopped} then returns the stopped claims.
-     */
-    public void stopActsUnder(long epoch) {
-        cancelAttempts(under -> under == null || under == epoch, false);
-    }
-
-    /** Hands back the claims whose attempts were stopped; blocks on the spool. */
-    public void handBackStopped() {
-        for (HeldClaim claim = stopped.poll(); claim != null; claim = stopped.poll()) {
-            giveBack(claim);
-        }
-    }
-
-    private void cancelAttempts(java.util.function.Predicate<Long> underEpoch, boolean unregisteredToo) {
         for (HeldClaim claim : List.copyOf(held.values())) {
-            ClaimWork.Run work = working.get(claim);
-            if (settlementRetry.holds(claim) || !underEpoch.test(claim.epoch()) || (work == null && !unregisteredToo)) {
+            if (settlementRetry.holds(claim)) {
                 continue;
             }
+            ClaimWork.Run work = working.get(claim);
             if (claim.beginFinishing()) {
                 stopped.add(claim);
                 if (work != null) {
@@ -428,7 +408,9 @@ public final class Drainer {
         }
         // An outcome that could not be written yet gets one more try: handing it back would run it again.
         settlementRetry.retryAll();
-        handBackStopped();
+        for (HeldClaim claim = stopped.poll(); claim != null; claim = stopped.poll()) {
+            giveBack(claim);
+        }
         for (HeldClaim claim : List.copyOf(held.values())) {
             handBack(claim);
         }

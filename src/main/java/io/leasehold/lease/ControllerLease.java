@@ -61,16 +61,8 @@ public final class ControllerLease implements LeaseGate {
     /** Step thread only: when a live entry of another holder was last seen in a new form (NEVER: not seen). */
     private long liveChangedAtNanos = NEVER;
     private static final long NEVER = Long.MIN_VALUE;
-    /**
-     * Until when a waiting instance may act under the holder's epoch: renew-deadline after p, the send time
-     * of the last answered read before the one that showed the entry renewed (the renewal landed after p).
-     */
+    /** Until when a waiting instance may act under the holder's epoch it read: renew-deadline after that read was sent. */
     private volatile long borrowedUntilNanos;
-    /** The epoch borrowed, 0 for none (ended once, by compare-and-set). */
-    private final java.util.concurrent.atomic.AtomicLong borrowedEpoch = new java.util.concurrent.atomic.AtomicLong();
-    private volatile Clock.Timer borrowLapse;
-    /** Step thread only: when the last answered read of a candidate was sent (NEVER: none yet, or a reset since). */
-    private long lastReadSentAt = NEVER;
     /** A take whose answer was lost may have landed: a release looks for it. */
     private volatile boolean takeUnanswered;
     /** What standing() says once lost, whatever a step still finishing writes. */
@@ -151,43 +143,11 @@ public final class ControllerLease implements LeaseGate {
     }
 
     /**
-     * A waiting instance acts beside the holder under its epoch only while it sees the entry renewed:
-     * renew-deadline from p (see {@link #borrowedUntilNanos}) — the holder's own limit counted from a time
-     * before the renewal was written — so an entry seen unchanged, or reads that hang, end the borrowing.
+     * A waiting instance acts beside the holder under the epoch it read, but only for renew-deadline
+     * after that read was sent — the holder's own limit — so a read that hangs stops the borrowing.
      */
     private boolean borrowable(Standing seen) {
-        return seen.holder() != null && seen.epoch() > 0 && seen.epoch() == borrowedEpoch.get()
-                && clock.monotonicNanos() < borrowedUntilNanos;
-    }
-
-    /** Acts under {@code epoch} may go on until renew-deadline after {@code fromNanos}; TERM then, KILL by killAfter. */
-    private void borrow(long epoch, long fromNanos) {
-        long previous = borrowedEpoch.get();
-        if (previous != 0 && previous != epoch) {
-            endBorrowing(clock.monotonicNanos()); // another holder's entry: its predecessor's acts end now
-        }
-        long until = fromNanos + timing.renewDeadline().toNanos();
-        borrowedUntilNanos = until;
-        borrowedEpoch.set(epoch);
-        Clock.Timer before = borrowLapse;
-        borrowLapse = clock.timer("leasehold-borrow-deadline", Duration.ofNanos(Math.max(0, until - clock.monotonicNanos())),
-                () -> {
-                    if (borrowedUntilNanos == until) { // not renewed since: the borrowing lapses
-                        endBorrowing(fromNanos + timing.killAfter().toNanos());
-                    }
-                });
-        if (before != null) {
-            before.close();
-        }
-    }
-
-    /** Once per borrowing: nothing acts under the borrowed epoch any more, and what runs is stopped by {@code killAt}. */
-    private void endBorrowing(long killAtNanos) {
-        borrowedUntilNanos = 0;
-        long epoch = borrowedEpoch.getAndSet(0);
-        if (epoch != 0) {
-            events.borrowLapsed(new LeaseEvents.Lapse(epoch, killAtNanos));
-        }
+        return seen.holder() != null && seen.epoch() > 0 && clock.monotonicNanos() < borrowedUntilNanos;
     }
 
     /** Whether this instance is the one the lease names (or serves unleased): who drains in leader mode. */
@@ -210,8 +170,6 @@ public final class ControllerLease implements LeaseGate {
             waitingOrUnleased(current, e, "who holds the lease cannot be read", noLiveHolderSeenLately());
             return;
         }
-        long previousReadSentAt = lastReadSentAt;
-        lastReadSentAt = readSentAt;
         if (seen.isPresent() && seen.get().record().heldBy(me)) {
             adopt(current, seen.get()); // an earlier take whose answer was lost did land
             return;
@@ -227,16 +185,13 @@ public final class ControllerLease implements LeaseGate {
         }
         LeaseStore.Versioned held = seen.get();
         long now = clock.monotonicNanos();
-        boolean renewed = sighting.changedFrom(held) && previousReadSentAt != NEVER;
         long unchanged = sighting.unchangedFor(held, now);
         long left = timing.duration().toNanos() - unchanged;
         if (!held.record().vacant() && unchanged == 0) {
             liveChangedAtNanos = now;
         }
         if (left > 0) {
-            if (renewed && !held.record().vacant()) {
-                borrow(held.epoch(), previousReadSentAt); // the renewal landed after that read was answered
-            }
+            borrowedUntilNanos = readSentAt + timing.renewDeadline().toNanos();
             standing = waitingFor(held);
             if (left < timing.renewEvery().toNanos()) {
                 takeWhenDue(left); // the next tick could come a hair early and the take slip a whole period
@@ -271,9 +226,8 @@ public final class ControllerLease implements LeaseGate {
 
     /** {@code over}: the vacancy or the abandoned holding the update replaces; null to create. */
     private void take(LeaseState current, LeaseStore.Versioned seen) {
-        // Whoever this replaces was seen unrenewed for a full duration (or gave it back): act under nothing now,
-        // and nothing of a borrowed epoch runs on past this instance's first act under its own.
-        endBorrowing(clock.monotonicNanos());
+        // Whoever this replaces was seen unrenewed for a full duration (or gave it back): act under nothing now.
+        borrowedUntilNanos = 0;
         standing = standing.with("waiting", 0, null, null, "taking the lease");
         long sentAt = clock.monotonicNanos();
         LeaseStore.Versioned over = seen;
@@ -290,7 +244,6 @@ public final class ControllerLease implements LeaseGate {
             resetChecked = true;
             if (marked != null) {
                 sighting.forget();
-                lastReadSentAt = NEVER;
                 if (marked.mine() != null) {
                     // Written after the wipe, so after the old holder's last renewal: the wait counts from here.
                     sighting.unchangedFor(marked.mine(), sentAt);
@@ -328,7 +281,6 @@ public final class ControllerLease implements LeaseGate {
     }
 
     private void adopt(LeaseState current, LeaseStore.Versioned mine) {
-        endBorrowing(clock.monotonicNanos());
         long epoch = mine.epoch();
         try {
             resets.issued(epoch);
@@ -559,7 +511,7 @@ public final class ControllerLease implements LeaseGate {
     }
 
     private void closeTimers() {
-        for (Clock.Timer timer : new Clock.Timer[] {deadline, due, borrowLapse}) {
+        for (Clock.Timer timer : new Clock.Timer[] {deadline, due}) {
             if (timer != null) {
                 timer.close();
             }

@@ -27,13 +27,6 @@ public interface LeaseEvents {
     /** Lost for good: stop every act now, KILL what still runs by {@link Loss#killAtNanos()}. */
     void lost(Loss loss);
 
-    /**
-     * The holder's epoch this waiting instance acted under is no longer borrowed (its entry was not seen
-     * renewed for renew-deadline, or this instance takes the lease): nothing new starts under it, and what
-     * still runs under it gets TERM now and must be dead by {@link Lapse#killAtNanos()}.
-     */
-    void borrowLapsed(Lapse lapse);
-
     void released(long epoch);
 
     void releaseFailed(long epoch, String why);
@@ -43,12 +36,5 @@ public interface LeaseEvents {
      * @param killAtNanos on the monotonic clock: what still acts under the epoch must be dead by then
      */
     record Loss(Standing standing, long killAtNanos) {
-    }
-
-    /**
-     * @param epoch the holder's epoch that was borrowed
-     * @param killAtNanos on the monotonic clock: what still acts under it must be dead by then
-     */
-    record Lapse(long epoch, long killAtNanos) {
     }
 }

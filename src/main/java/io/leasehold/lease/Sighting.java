@@ -11,11 +11,6 @@ final class Sighting {
     private LeaseRecord record;
     private long sinceNanos;
 
-    /** Whether {@code seen} differs from an entry seen before it: a renewal (or a new holder) seen land. */
-    boolean changedFrom(LeaseStore.Versioned seen) {
-        return revision != -1 && (seen.revision() != revision || !seen.record().equals(record));
-    }
-
     /** Notes what was read at {@code nowNanos}; answers how long that same entry has been seen. */
     long unchangedFor(LeaseStore.Versioned seen, long nowNanos) {
         if (seen.revision() != revision || !seen.record().equals(record)) {

@@ -88,26 +88,4 @@ class LossStopsEveryActFirstTest extends SpoolTestBase {
         assertTrue(settledIn(SpoolFolder.PENDING, "x") && settledIn(SpoolFolder.PENDING, "y"));
         assertEquals(2, handBacks.get(), "each handed back once");
     }
-
-    /** A borrowed epoch that lapsed (claims mode, beside a holder cut off): its attempts end, the drain goes on. */
-    @Test
-    void aLapsedBorrowedEpochEndsItsAttemptsAndTheirClaimsGoBackWhileTheDrainGoesOn() throws Exception {
-        AtomicReference<FaultySpool> hook = new AtomicReference<>();
-        Instance a = twoRunning(hook); // both under epoch 7, the test gate's
-        AtomicInteger handBacks = new AtomicInteger();
-        hook.get().beforeHandBack = claim -> handBacks.incrementAndGet();
-
-        a.drainer.stopActsUnder(8);
-        assertEquals(Set.of(), Set.copyOf(a.handler.cancelled), "attempts under another epoch go on");
-        a.drainer.stopActsUnder(7);
-        assertEquals(Set.of("x", "y"), Set.copyOf(a.handler.cancelled), "every attempt under the lapsed epoch ended");
-        assertEquals(0, handBacks.get(), "no hand-back on the lease's thread");
-
-        a.drainer.handBackStopped();
-        assertTrue(settledIn(SpoolFolder.PENDING, "x") && settledIn(SpoolFolder.PENDING, "y"), "handed back");
-        assertEquals(0, a.drainer.claimsHeld());
-        a.poll();
-        // Still draining (only a loss of its own lease stops an instance): the items handed back run again.
-        Await.until("an attempt starts after the hand-backs", WAIT, () -> a.handler.started.size() > 2);
-    }
 }

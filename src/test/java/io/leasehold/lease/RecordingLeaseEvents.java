@@ -8,7 +8,6 @@ public final class RecordingLeaseEvents implements LeaseEvents {
 
     public final List<String> said = new CopyOnWriteArrayList<>();
     public final List<Loss> losses = new CopyOnWriteArrayList<>();
-    public final List<Lapse> lapses = new CopyOnWriteArrayList<>();
 
     @Override
     public void took(long epoch, LeaseStore.Versioned from) {
@@ -44,12 +43,6 @@ public final class RecordingLeaseEvents implements LeaseEvents {
     public void lost(Loss loss) {
         losses.add(loss);
         said.add("lost " + loss.standing().epoch());
-    }
-
-    @Override
-    public void borrowLapsed(Lapse lapse) {
-        lapses.add(lapse);
-        said.add("lapsed " + lapse.epoch());
     }
 
     @Override
