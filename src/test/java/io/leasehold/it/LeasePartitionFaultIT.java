@@ -61,34 +61,6 @@ class LeasePartitionFaultIT {
         rig.report("holder blackholed, four attempts");
     }
 
-    /**
-     * Claims mode: the waiting instance acts under the holder's epoch beside it. Before the fix it went on
-     * acting under that epoch after the holder was cut off, even after its own first act under the next.
-     */
-    @Test
-    void aBorrowerStopsActingUnderACutOffHoldersEpochBeforeAnyoneTakesOver() {
-        FencingRig rig = rigs.start("partition-borrower", TIMING);
-        List<ServiceProcess> both = List.of(rig.serve("a", jetStream("claims", 2)), rig.serve("b", jetStream("claims", 2)));
-        both.forEach(p -> p.awaitReady(START));
-        ServiceProcess holder = LeaseCluster.awaitOneHolder(both, WITHIN);
-        ServiceProcess borrower = both.stream().filter(p -> p != holder).findFirst().orElseThrow();
-        long epoch = LeaseCluster.lease(holder).epoch();
-        enqueue(holder, "long", 4);
-        awaitAttempts(rig, borrower, epoch, 1); // the borrower acts under the holder's epoch
-        awaitAttempts(rig, holder, epoch, 1);
-
-        FencingRig.awaitRenewal(holder);
-        rig.proxyOf(holder).blackhole();
-        Lease taken = rig.awaitTaken(borrower, epoch);
-        // The old epoch falls quiet with nothing after the take (before the fix the borrower's own attempts
-        // under it ran on for ever, holding its slots), then the borrower acts under its own.
-        rig.settledFencing("the holder blackholed beside a borrower", epoch);
-        rig.awaitActUnder(borrower + " acts under epoch " + taken.epoch(), e -> e == taken.epoch());
-        rig.acts.fencing().assertFenced("the borrower's first acts under its own epoch");
-        assertEquals(3, holder.awaitExit(WITHIN), "a holder that lost its lease exits 3:\n" + holder.logText());
-        rig.report("holder blackholed, borrower acting");
-    }
-
     private static void enqueue(ServiceProcess on, String prefix, int n) {
         for (int i = 1; i <= n; i++) {
             assertEquals(201, on.enqueue(prefix + "-" + i, "x").statusCode(), "enqueue " + prefix + "-" + i);
