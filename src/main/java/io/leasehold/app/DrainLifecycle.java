@@ -27,7 +27,7 @@ public class DrainLifecycle {
 
     private static final Logger LOG = Logger.getLogger(DrainLifecycle.class);
     static final Duration HOUSEKEEPING = Duration.ofMinutes(1);
-    /** Contract §6: the controller lease was lost. */
+    /** README, exit statuses: the controller lease was lost. */
     static final int EXIT_LEASE_LOST = 3;
 
     private final SpoolUpkeep upkeep;

@@ -116,7 +116,7 @@ class MonitoringTest {
 
     @Test
     void theLeaseGaugesSayThisInstancesModeAndEpoch() {
-        // The test profile has no bus: no-bus mode, epoch 0 (contract §5).
+        // The test profile has no bus: no-bus mode, epoch 0 (docs/lease.md).
         assertEquals(1.0, scrape.sample("leasehold_lease_mode", "mode=\"no-bus\""));
         for (String other : List.of("held", "waiting", "unleased", "lost")) {
             assertEquals(0.0, scrape.sample("leasehold_lease_mode", "mode=\"" + other + "\""), other);

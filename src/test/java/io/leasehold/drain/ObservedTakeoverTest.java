@@ -12,7 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The default takeover rule (contract §2): a taker needs the reading expired by its own clock and the
+ * The default takeover rule (docs/protocol.md): a taker needs the reading expired by its own clock and the
  * claim's name seen unchanged on its own monotonic clock for longer than two renewal intervals (80 s
  * with the test's lease of 120 s and 3 renewals per lease). So a live holder keeps its claims whatever
  * its clock says, and a dead one's are still taken over.

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Two packaged instances on one spool get the same id at the same moment, each with its own 64 KiB
  * body, in many trials: exactly one is 201 and the other 409, the item runs once, and done/ keeps the
- * body of the one that was accepted (contract §2, "no replace, ever").
+ * body of the one that was accepted (docs/protocol.md, "no replace, ever").
  */
 class DuplicateEnqueueIT {
 

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 
 /**
  * Packaged instances sharing one spool and one lease bucket on a test's own {@link NatsServer}, with
- * the lease timings of contract §5's benchmark (duration 3s, renew-deadline 2s, renew-every 1s). The
+ * the lease timings of the fencing benchmark (docs/lease.md) (duration 3s, renew-deadline 2s, renew-every 1s). The
  * instances of one cluster share the spool, as real instances do, and so share the epoch floor kept in
  * it. Close it to kill every instance and the server.
  */

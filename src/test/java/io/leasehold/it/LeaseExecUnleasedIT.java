@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A NATS user the bucket is refused to, and nobody holding the lease: {@code lease exec} acts unleased
- * under epoch 0 as the service would (contract §5), and {@code lease status} cannot read: exit 1.
+ * under epoch 0 as the service would (docs/lease.md), and {@code lease status} cannot read: exit 1.
  */
 class LeaseExecUnleasedIT {
 

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Contract §5 with packaged instances on one bucket of a real NATS server: exactly one holds the
+ * The lease rules of docs/lease.md with packaged instances on one bucket of a real NATS server: exactly one holds the
  * controller lease; a SIGKILLed holder is replaced within duration + renew-every at a higher epoch; a
  * holder frozen (SIGSTOP) past the duration is replaced and, resumed, acts no more and exits 3.
  */

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Users the bus refuses the lease bucket to (contract §5): with nobody holding the lease they serve
+ * Users the bus refuses the lease bucket to (docs/lease.md): with nobody holding the lease they serve
  * unleased (epoch 0), saying why in /lease and once in the log; one that can still read the bucket
  * exits 3 once it sees a permitted instance holding the lease.
  */

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Three packaged instances drain one spool while one is SIGKILLed and another SIGSTOPped past its
- * lease (contract §2 guarantees). Four "long" items are handed out first to two instances only
+ * lease (docs/protocol.md guarantees). Four "long" items are handed out first to two instances only
  * (two each, their whole concurrency), so which claims the killed and the frozen instance hold is
  * known, and everything else is run by instances that are never disturbed.
  */

@@ -9,7 +9,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * What the acts of an {@link ActLog} show about fencing (contract §5): for every two epochs e < e',
+ * What the acts of an {@link ActLog} show about fencing (docs/lease.md): for every two epochs e < e',
  * the last act of e comes strictly before the first act of e' — so epochs never go backwards and no
  * stale holder acts once the next one has begun. Acts under one epoch by several actors (a holder and a
  * {@code lease exec} borrowing its epoch) may overlap. Equal times (the clock's 10 ms steps) count as
