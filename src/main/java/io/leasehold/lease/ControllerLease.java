@@ -63,6 +63,8 @@ public final class ControllerLease implements LeaseGate {
     private static final long NEVER = Long.MIN_VALUE;
     /** Until when a waiting instance may act under the holder's epoch it read: renew-deadline after that read was sent. */
     private volatile long borrowedUntilNanos;
+    /** The highest revision a candidate read and handed to the floor (only without a lasting floor). */
+    private volatile long seenRecorded;
     /** A take whose answer was lost may have landed: a release looks for it. */
     private volatile boolean takeUnanswered;
     /** What standing() says once lost, whatever a step still finishing writes. */
@@ -76,13 +78,22 @@ public final class ControllerLease implements LeaseGate {
      */
     public ControllerLease(LeaseStore store, EpochFloor floor, Clock clock, LeaseTiming timing, Holder me,
             Executor steps, Executor calls, LeaseEvents events) {
+        this(store, floor, null, clock, timing, me, steps, calls, events);
+    }
+
+    /**
+     * @param wall null when {@code floor} outlives the bus's data (it lives in a shared spool); else what
+     *     a store found new is moved past (see {@link WallClockFloor})
+     */
+    public ControllerLease(LeaseStore store, EpochFloor floor, WallClockFloor wall, Clock clock, LeaseTiming timing,
+            Holder me, Executor steps, Executor calls, LeaseEvents events) {
         this.store = store;
         this.clock = clock;
         this.timing = timing;
         this.me = me;
         this.calls = new BoundedCalls(calls);
         this.callThreads = calls;
-        this.resets = new StoreResets(store, floor, this.calls, clock, me);
+        this.resets = new StoreResets(store, floor, this.calls, clock, me, wall);
         this.steps = new SerialSteps(steps);
         this.events = events;
     }
@@ -184,6 +195,7 @@ public final class ControllerLease implements LeaseGate {
             return;
         }
         LeaseStore.Versioned held = seen.get();
+        rememberSeen(held.revision());
         long now = clock.monotonicNanos();
         long unchanged = sighting.unchangedFor(held, now);
         long left = timing.duration().toNanos() - unchanged;
@@ -234,7 +246,12 @@ public final class ControllerLease implements LeaseGate {
         boolean resetChecked = false;
         long revision;
         try {
-            Standing.Reset reset = resets.moveIfBehind(candidateBound());
+            StoreResets.Moved moved = resets.moveIfBehind(candidateBound());
+            if (moved.waiting() != null) {
+                standing = standing.with("waiting", 0, null, null, moved.waiting());
+                return;
+            }
+            Standing.Reset reset = moved.reset();
             if (reset != null) {
                 events.storeReset(reset);
                 standing = standing.withReset(reset);
@@ -425,6 +442,29 @@ public final class ControllerLease implements LeaseGate {
             });
         } catch (java.util.concurrent.RejectedExecutionException e) {
             recording.set(false);
+        }
+    }
+
+    /**
+     * Where no floor outlives the bus's data, a candidate keeps the revisions it reads in its own: a store
+     * wiped while it runs is then moved past them whatever its clock says. Off the step thread, as a
+     * holder's renewals are; a write that fails leaves the clock's floor, which is enough.
+     */
+    private void rememberSeen(long revision) {
+        if (!resets.fromClock() || revision <= seenRecorded) {
+            return;
+        }
+        seenRecorded = revision;
+        try {
+            callThreads.execute(() -> {
+                try {
+                    resets.issued(revision);
+                } catch (IOException e) {
+                    seenRecorded = 0; // the next read tries again
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            seenRecorded = 0;
         }
     }
 

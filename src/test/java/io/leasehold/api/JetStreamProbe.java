@@ -15,7 +15,10 @@ import io.nats.client.ObjectStore;
 import io.nats.client.api.KeyValueEntry;
 import io.nats.client.api.ObjectInfo;
 import java.io.ByteArrayOutputStream;
+import io.leasehold.testing.DrivenClock;
+import io.quarkus.arc.Arc;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashSet;
@@ -61,6 +64,28 @@ final class JetStreamProbe implements SpoolProbe {
         }
     }
 
+    /**
+     * The test's nats-server is new, so the service waits max-skew and then a full duration before it
+     * takes the lease (a new store may be a wiped one: docs/lease.md). The clock is driven: move it on
+     * until the lease is held, one renew-every at a time, each tick run to its end.
+     */
+    private static void awaitLeaseHeld() {
+        Config config = ConfigProvider.getConfig();
+        Duration every = config.getValue("leasehold.lease.renew-every", Duration.class);
+        Duration bound = config.getValue("leasehold.claim.max-skew", Duration.class)
+                .plus(config.getValue("leasehold.lease.duration", Duration.class)).plus(every.multipliedBy(4));
+        DrivenClock clock = Arc.container().instance(DrivenClock.class).get();
+        for (Duration moved = Duration.ZERO; !leaseHeld(); moved = moved.plus(every)) {
+            assertTrue(moved.compareTo(bound) <= 0, "the lease is not held after " + moved + " of driven time: "
+                    + given().get("/lease").asString());
+            clock.advance(every); // returns once the ticks that fell due have run to their end
+        }
+    }
+
+    private static boolean leaseHeld() {
+        return "held".equals(given().get("/lease").jsonPath().getString("mode"));
+    }
+
     /** An id as a ledger key: each '.' written =2E (LedgerKeys). */
     private static String key(String id) {
         return id.replace(".", "=2E");
@@ -68,6 +93,7 @@ final class JetStreamProbe implements SpoolProbe {
 
     @Override
     public void startClean() {
+        awaitLeaseHeld();
         given().queryParam("budget", "20s").when().post("/drain").then().statusCode(200).body("idle", equalTo(true));
     }
 

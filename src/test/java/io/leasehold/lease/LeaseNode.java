@@ -17,11 +17,19 @@ class LeaseNode {
     final RecordingLeaseEvents events = new RecordingLeaseEvents();
     final ControllerLease lease;
     final TickingClock.Ticks ticks;
+    final EpochFloor ownFloor;
 
     LeaseNode(LeaseStore store, EpochFloor floor, Executor calls, LeaseTiming timing, String name, Executor steps,
             DrivenClock clock) {
+        this(store, floor, null, calls, timing, name, steps, clock);
+    }
+
+    /** {@code wall}: as on an instance whose floor does not outlive the bus's data; null for a lasting floor. */
+    LeaseNode(LeaseStore store, EpochFloor floor, WallClockFloor wall, Executor calls, LeaseTiming timing, String name,
+            Executor steps, DrivenClock clock) {
         this.clock = clock;
-        lease = new ControllerLease(store, floor, clock, timing, new Holder(name, "host", "test"), steps, calls,
+        this.ownFloor = floor;
+        lease = new ControllerLease(store, floor, wall, clock, timing, new Holder(name, "host", "test"), steps, calls,
                 events);
         ticks = clock.every("lease", timing.renewEvery(), () -> Uni.createFrom().completionStage(lease::tick));
     }
