@@ -5,6 +5,7 @@ import io.leasehold.config.LeaseholdConfig;
 import io.leasehold.lease.ActRefused;
 import io.leasehold.lease.ControllerLease;
 import io.leasehold.lease.EpochFloor;
+import io.leasehold.lease.ReplicatedStoreTiming;
 import io.leasehold.lease.WallClockFloor;
 import io.leasehold.lease.Holder;
 import io.leasehold.lease.LeaseEvents;
@@ -53,6 +54,10 @@ public class LeaseService {
         this.floor = floor;
         this.me = Holders.thisProcess(clock);
         this.leaderMode = config.drain().mode().equals("leader");
+        if (configured()) {
+            ReplicatedStoreTiming.warning(config.lease().renewDeadline(), config.lease().replicas(),
+                    config.spool().jetstream().replicas(), config.spool().kind().equals("jetstream")).ifPresent(LOG::warn);
+        }
     }
 
     /** What every act of the drain passes. */

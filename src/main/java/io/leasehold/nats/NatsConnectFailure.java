@@ -30,7 +30,11 @@ final class NatsConnectFailure {
     static String describe(NatsSettings settings, Exception failed, List<Exception> onTheSide, String serverError) {
         String said;
         Throwable cause = telling(onTheSide);
-        if (failed instanceof AuthenticationException) {
+        if (saysAnywhere(failed, onTheSide, "ssl connection wanted by client")) {
+            // jnats' own words ("SSL connection wanted by client.") name neither the setting nor the fix.
+            said = "the server does not offer TLS, but this client asks for it (a tls:// URL in leasehold.nats.url,"
+                    + " or a leasehold.nats.tls.* store set): use a nats:// URL, or enable TLS on the server";
+        } else if (failed instanceof AuthenticationException) {
             said = "the server refused this client's credentials (" + serverWords(failed) + "); " + credentials(settings);
         } else if (serverError != null && serverError.toLowerCase(Locale.ROOT).contains("authorization violation")) {
             // With several URLs jnats throws for the last one tried, which may be down rather than refusing.
@@ -86,6 +90,19 @@ final class NatsConnectFailure {
             return CLIENT_REFUSED + clientCertificateHint(s);
         }
         return words;
+    }
+
+    private static boolean saysAnywhere(Exception failed, List<Exception> onTheSide, String words) {
+        List<Throwable> all = new java.util.ArrayList<>(onTheSide);
+        all.add(failed);
+        for (Throwable t : all) {
+            for (Throwable c = t; c != null; c = c.getCause()) {
+                if (String.valueOf(c.getMessage()).toLowerCase(Locale.ROOT).contains(words)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static String clientCertificateHint(NatsSettings s) {

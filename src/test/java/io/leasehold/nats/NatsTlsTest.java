@@ -59,6 +59,15 @@ class NatsTlsTest {
     }
 
     @Test
+    void aTlsUrlToAServerWithoutTlsSaysSoAndNamesTheFix() {
+        try (NatsServer plain = NatsServer.start()) {
+            String said = refused(DefaultBus.settings("tls://127.0.0.1:" + plain.port()));
+            assertTrue(said.contains("the server does not offer TLS") && said.contains("leasehold.nats.url")
+                    && said.contains("nats://"), said);
+        }
+    }
+
+    @Test
     void untrustedMisnamedOrMissingTlsIsRefusedNamingTheSetting() {
         try (NatsServer server = NatsServer.start(ours.serverTlsBlock(false))) {
             String noTrust = refused(DefaultBus.settings(tlsUrl(server)));
