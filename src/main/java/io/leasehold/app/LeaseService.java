@@ -4,9 +4,9 @@ import io.leasehold.clock.TickingClock;
 import io.leasehold.config.LeaseholdConfig;
 import io.leasehold.lease.ActRefused;
 import io.leasehold.lease.ControllerLease;
+import io.leasehold.config.ConfigRecords;
 import io.leasehold.lease.EpochFloor;
 import io.leasehold.lease.ReplicatedStoreTiming;
-import io.leasehold.lease.WallClockFloor;
 import io.leasehold.lease.Holder;
 import io.leasehold.lease.LeaseEvents;
 import io.leasehold.lease.LeaseGate;
@@ -158,10 +158,7 @@ public class LeaseService {
             // A refused bucket is decided by the lease's own first step (unleased when nobody holds it).
             LOG.warnf("the lease bucket %s could not be made: %s", config.lease().bucket(), e.getMessage());
         }
-        // A JetStream spool may run with no volume (Knative): its floor file may not outlive the bus's data.
-        WallClockFloor wall = config.spool().kind().equals("jetstream") ? new WallClockFloor(config.claim().maxSkew())
-                : null;
-        lease = new ControllerLease(store, floor, wall, clock, timing, me, threads, threads,
+        lease = new ControllerLease(store, floor, ConfigRecords.wallFloor(config), clock, timing, me, threads, threads,
                 new LoggedLeaseEvents(timing.renewEvery(), loss -> whenLost.accept(loss)));
     }
 

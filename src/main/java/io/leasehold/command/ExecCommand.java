@@ -1,5 +1,6 @@
 package io.leasehold.command;
 
+import io.leasehold.config.ConfigRecords;
 import io.leasehold.app.Holders;
 import io.leasehold.clock.ScheduledSystemClock;
 import io.leasehold.clock.TickingClock;
@@ -78,7 +79,8 @@ final class ExecCommand {
                 config.lease().replicas());
         LeaseTiming timing = config.timing();
         ExecDecision decision = new ExecDecision(run);
-        TakenLease lease = new TakenLease(store, new ExecFloor(config.spoolDir(), config.spoolDirSet()), clock,
+        TakenLease lease = new TakenLease(store, new ExecFloor(config.spoolDir(), config.spoolDirSet()),
+                ConfigRecords.wallFloor(config.mapped()), clock,
                 timing, me, workers, decision, run);
         try (BorrowedEpoch watch = new BorrowedEpoch(store, clock, timing, me, decision)) {
             lease.firstStep(); // nobody holds it: taken at once

@@ -5,6 +5,7 @@ import io.leasehold.clock.TickingClock;
 import io.leasehold.lease.ActRefused;
 import io.leasehold.lease.ControllerLease;
 import io.leasehold.lease.EpochFloor;
+import io.leasehold.lease.WallClockFloor;
 import io.leasehold.lease.Holder;
 import io.leasehold.lease.LeaseEvents;
 import io.leasehold.lease.LeaseStore;
@@ -41,14 +42,14 @@ final class TakenLease {
     private final LeaseTiming timing;
     private TickingClock.Ticks ticks;
 
-    TakenLease(LeaseStore store, EpochFloor floor, TickingClock clock, LeaseTiming timing, Holder me, Executor workers,
+    TakenLease(LeaseStore store, EpochFloor floor, WallClockFloor wall, TickingClock clock, LeaseTiming timing, Holder me, Executor workers,
             Listener listener, CommandRun run) {
         this.clock = clock;
         this.timing = timing;
         LeaseEvents events = new Deciding(timing.renewEvery(), loss -> run.stop("the controller lease this command"
                 + " took (epoch " + loss.standing().epoch() + ") was lost: " + loss.standing().reason(),
                 loss.killAtNanos()), listener);
-        this.lease = new ControllerLease(store, floor, clock, timing, me, workers, workers, events);
+        this.lease = new ControllerLease(store, floor, wall, clock, timing, me, workers, workers, events);
     }
 
     /** One step now, to its end (each store call inside is bounded by the lease itself). */

@@ -4,6 +4,7 @@ import io.leasehold.core.Backoff;
 import io.leasehold.core.LeaseTerms;
 import io.leasehold.drain.DrainSettings;
 import io.leasehold.lease.LeaseTiming;
+import io.leasehold.lease.WallClockFloor;
 
 /**
  * The settings records made from the configuration, the one place each is put together: their
@@ -18,6 +19,15 @@ public final class ConfigRecords {
     public static LeaseTerms leaseTerms(LeaseholdConfig config) {
         LeaseholdConfig.ClaimConfig claim = config.claim();
         return new LeaseTerms(claim.lease(), claim.renewalsPerLease(), claim.maxSkew());
+    }
+
+    /**
+     * What a new lease store is moved past where no epoch floor outlives the bus's data: with the
+     * JetStream spool an instance may run with no volume (Knative); null for the directory spool,
+     * whose shared folder keeps the floor (docs/lease.md, "Epochs without a volume").
+     */
+    public static WallClockFloor wallFloor(LeaseholdConfig config) {
+        return config.spool().kind().equals("jetstream") ? new WallClockFloor(config.claim().maxSkew()) : null;
     }
 
     public static Backoff backoff(LeaseholdConfig config) {

@@ -70,6 +70,7 @@ public final class ControllerLease implements LeaseGate {
     /** What standing() says once lost, whatever a step still finishing writes. */
     private volatile Standing lostStanding;
     private final AtomicBoolean recording = new AtomicBoolean();
+    private final AtomicBoolean remembering = new AtomicBoolean();
     private final Executor callThreads;
 
     /**
@@ -180,6 +181,9 @@ public final class ControllerLease implements LeaseGate {
         } catch (LeaseStoreException e) {
             waitingOrUnleased(current, e, "who holds the lease cannot be read", noLiveHolderSeenLately());
             return;
+        }
+        if (seen.isPresent()) {
+            resets.storeInUse(); // a store seen new before must be seen new for a whole max-skew after a value
         }
         if (seen.isPresent() && seen.get().record().heldBy(me)) {
             adopt(current, seen.get()); // an earlier take whose answer was lost did land
@@ -455,16 +459,24 @@ public final class ControllerLease implements LeaseGate {
             return;
         }
         seenRecorded = revision;
+        // One write at a time: behind a stuck disk, reads must not park a thread each in the call pool.
+        if (!remembering.compareAndSet(false, true)) {
+            seenRecorded = 0; // skipped: the next read hands on the revision it shows
+            return;
+        }
         try {
             callThreads.execute(() -> {
                 try {
                     resets.issued(revision);
                 } catch (IOException e) {
-                    seenRecorded = 0; // the next read tries again
+                    seenRecorded = 0; // the next read tries again; the clock's floor still holds meanwhile
+                } finally {
+                    remembering.set(false);
                 }
             });
         } catch (java.util.concurrent.RejectedExecutionException e) {
             seenRecorded = 0;
+            remembering.set(false);
         }
     }
 

@@ -135,6 +135,11 @@ final class StoreResets {
     record Marked(LeaseStore.Versioned mine) {
     }
 
+    /** A read showed a value: the store is not new, and a later wipe starts the max-skew wait afresh. */
+    void storeInUse() {
+        newSeenAtNanos = NEVER;
+    }
+
     /** Whether new stores are moved past the wall clock: no floor here outlives the bus's data. */
     boolean fromClock() {
         return wall != null;

@@ -70,6 +70,59 @@ class EpochsWithoutAVolumeTest {
         assertTrue(a.lease.epochForAct() > micros(DrivenClock.START), "epoch " + a.lease.epochForAct());
     }
 
+    /**
+     * With max-skew longer than the duration the wait for max-skew is what decides: the new store's
+     * maker, max-skew behind, would otherwise read a clock below the old store's revisions.
+     */
+    @Test
+    void aMaxSkewLongerThanTheDurationIsWaitedOutBeforeTheClockIsRead() throws Exception {
+        Duration skew = Duration.ofSeconds(60);
+        WallClockFloor wall = new WallClockFloor(skew);
+        LeaseNode a = new LeaseNode(store, new MemoryFloor(), wall, calls, TIMING, "a", Runnable::run, at(
+                DrivenClock.START.plus(skew)));
+        a.step();
+        a.clock.advance(skew.plus(TIMING.duration()).plus(TIMING.renewEvery()));
+        assertEquals("held", a.mode());
+        long highestOld = store.lastRevision();
+
+        store.wipe(); // right after the take
+        LeaseNode b = new LeaseNode(store, new MemoryFloor(), wall, calls, TIMING, "b", Runnable::run,
+                at(a.clock.now().minus(skew)));
+        b.step();
+        b.clock.advance(skew.minus(TIMING.renewEvery()));
+        assertEquals(0, store.lastRevision(), "nothing moved before max-skew passed on b's own clock");
+        b.clock.advance(TIMING.renewEvery().plus(TIMING.duration()).plus(TIMING.renewEvery().multipliedBy(2)));
+        assertEquals("held", b.mode());
+        assertTrue(b.lease.epochForAct() > highestOld, b.lease.epochForAct() + " after revision " + highestOld);
+    }
+
+    @Test
+    void aStoreSeenNewBeforeIsWaitedOutAfreshAfterALaterWipe() throws Exception {
+        LeaseNode a = pod("a", DrivenClock.START);
+        LeaseNode b = pod("b", DrivenClock.START);
+        a.step(); // both see the store new
+        b.step();
+        for (int i = 0; i < 8 && !a.mode().equals("held") && !b.mode().equals("held"); i++) {
+            a.clock.advance(TIMING.duration());
+            b.clock.advance(TIMING.duration());
+        }
+        LeaseNode watcher = a.mode().equals("held") ? b : a;
+        LeaseNode holder = watcher == a ? b : a;
+        assertEquals("held", holder.mode());
+        assertEquals("waiting", watcher.mode());
+        store.wipe();
+        holder.lease.release();
+        watcher.step();
+        assertEquals(0, store.lastRevision(), "a watcher that saw the store new long ago still waits max-skew");
+        assertTrue(watcher.lease.standing().reason().contains("max-skew"), watcher.lease.standing().reason());
+    }
+
+    private static DrivenClock at(Instant wall) {
+        DrivenClock clock = new DrivenClock();
+        clock.set(wall);
+        return clock;
+    }
+
     @Test
     void epochsNeverGoBackwardsWhenEverythingIsWipedRightAfterAStoreWasMadeByAClockMaxSkewAhead() throws Exception {
         // The worst case the rule allows: the old store's maker ran max-skew ahead, and the wipe comes
@@ -100,7 +153,8 @@ class EpochsWithoutAVolumeTest {
         a.step();
         a.clock.advance(SKEW.plus(TIMING.duration()).plus(TIMING.renewEvery()));
         assertEquals("held", a.mode());
-        LeaseNode b = pod("b", DrivenClock.START);
+        long oldEpoch = a.lease.epochForAct();
+        LeaseNode b = pod("b", a.clock.now());
         b.step(); // b watches a
         store.wipe();
         long wipedAt = b.clock.monotonicNanos();
@@ -117,6 +171,7 @@ class EpochsWithoutAVolumeTest {
         assertTrue(b.clock.monotonicNanos() >= killAt, "b took before the old holder's acts were killed");
         assertTrue(b.clock.monotonicNanos() - wipedAt >= SKEW.plus(TIMING.duration()).toNanos(),
                 "max-skew, then a full duration after the mark");
+        assertTrue(b.lease.epochForAct() > oldEpoch, b.lease.epochForAct() + " after " + oldEpoch);
     }
 
     @Test
