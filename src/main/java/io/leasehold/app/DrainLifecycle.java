@@ -5,6 +5,7 @@ import io.leasehold.config.ConfigCheck;
 import io.leasehold.config.LeaseholdConfig;
 import io.leasehold.core.TakeoverRule;
 import io.leasehold.drain.Drainer;
+import io.leasehold.lease.Borrowing;
 import io.leasehold.lease.LeaseEvents;
 import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.SpoolUpkeep;
@@ -66,7 +67,7 @@ public class DrainLifecycle {
                     + said(e)).atStart();
         }
         // The lease's first step comes before the first claim: the drain starts knowing its standing.
-        lease.start(this::leaseLost);
+        lease.start(this::leaseLost, this::borrowLapsed);
         // An enqueue's item becomes claimable only after its upload name is unlinked, which no watch sees.
         store.whenArrived(drainer::nudge);
         drainer.start();
@@ -117,6 +118,23 @@ public class DrainLifecycle {
         leaseThreads.execute(() -> { // never queued behind the work that fills the worker pool
             drainer.stopNow();
             Quarkus.asyncExit(EXIT_LEASE_LOST);
+        });
+    }
+
+    /**
+     * The holder's epoch this waiting instance acted under is no longer lent: its attempts end now, here on
+     * the lease's thread, and their claims go back to pending/ afterwards on another; the instance goes on
+     * serving. At the lapse's KILL time the drain is swept once more, should an attempt have slipped by.
+     */
+    private void borrowLapsed(Borrowing.Lapse lapse) {
+        drainer.stopActsUnder(lapse.epoch());
+        leaseThreads.execute(drainer::handBackStopped);
+        long in = Math.max(0, lapse.killAtNanos() - clock.monotonicNanos());
+        clock.timer("leasehold-borrow-kill", Duration.ofNanos(in), () -> {
+            if (lease.lentEpoch() != lapse.epoch()) { // lent again since (seen renewing anew): what runs is fenced afresh
+                drainer.stopActsUnder(lapse.epoch());
+                leaseThreads.execute(drainer::handBackStopped);
+            }
         });
     }
 

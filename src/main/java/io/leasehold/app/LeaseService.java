@@ -3,6 +3,8 @@ package io.leasehold.app;
 import io.leasehold.clock.TickingClock;
 import io.leasehold.config.LeaseholdConfig;
 import io.leasehold.lease.ActRefused;
+import io.leasehold.lease.BorrowedEpoch;
+import io.leasehold.lease.Borrowing;
 import io.leasehold.lease.ControllerLease;
 import io.leasehold.config.ConfigRecords;
 import io.leasehold.lease.EpochFloor;
@@ -44,7 +46,10 @@ public class LeaseService {
     private boolean stopped;
     private volatile LeaseTiming timing;
     private volatile TickingClock.Ticks ticks;
+    private volatile TickingClock.Ticks borrowReads;
+    private volatile Borrowing borrowing;
     private volatile Consumer<LeaseEvents.Loss> whenLost = loss -> { };
+    private volatile Consumer<Borrowing.Lapse> whenLapsed = lapse -> { };
     private final LeaseThreads threads;
 
     public LeaseService(LeaseholdConfig config, TickingClock clock, EpochFloor floor, LeaseThreads threads) {
@@ -91,6 +96,12 @@ public class LeaseService {
         };
     }
 
+    /** The holder's epoch this waiting instance may act under now ({@code claims} mode); 0 for none. */
+    long lentEpoch() {
+        Borrowing lent = borrowing;
+        return lent == null ? 0 : lent.epoch();
+    }
+
     public Standing standing() {
         ControllerLease current = lease;
         return current == null ? before : current.standing();
@@ -103,19 +114,35 @@ public class LeaseService {
     /**
      * Takes the lease's first step before returning, so the drain starts knowing where it stands; a
      * first step that takes longer (a slow or refusing bus) goes on in the background, and nothing is
-     * acted meanwhile.
+     * acted meanwhile. In {@code claims} mode a waiting instance acts beside the holder under its epoch
+     * while it sees it renew, read every {@link BorrowedEpoch#readEvery}; {@code whenLapsed} stops what ran
+     * under an epoch no longer lent.
      */
-    void start(Consumer<LeaseEvents.Loss> whenLost) {
+    void start(Consumer<LeaseEvents.Loss> whenLost, Consumer<Borrowing.Lapse> whenLapsed) {
         if (!configured()) {
             LOG.info(Standing.noBus().reason());
             return;
         }
         this.whenLost = whenLost;
+        this.whenLapsed = whenLapsed;
         timing = new LeaseTiming(config.lease().duration(), config.lease().renewEvery(),
                 config.lease().renewDeadline());
         before = new Standing("waiting", 0, null, null, "connecting to " + settings().safeUrls(), null);
         step().ifNoItem().after(timing.duration()).recoverWithItem((Void) null).await().indefinitely();
         ticks = clock.every("leasehold-lease", timing.renewEvery(), this::step);
+        if (!leaderMode) {
+            borrowReads = clock.every("leasehold-borrow", BorrowedEpoch.readEvery(timing), this::lookForBorrowing);
+        }
+    }
+
+    /** One read for the borrowing, while this instance waits for the lease (not while it holds or lost it). */
+    private Uni<Void> lookForBorrowing() {
+        ControllerLease current = lease;
+        Borrowing lent = borrowing;
+        if (current == null || lent == null || !current.waiting()) {
+            return Uni.createFrom().voidItem();
+        }
+        return Blocking.run(threads, lent::look);
     }
 
     /** One tick: connect while there is no bus yet (nothing is acted meanwhile), then the lease's step. */
@@ -158,14 +185,26 @@ public class LeaseService {
             // A refused bucket is decided by the lease's own first step (unleased when nobody holds it).
             LOG.warnf("the lease bucket %s could not be made: %s", config.lease().bucket(), e.getMessage());
         }
-        lease = new ControllerLease(store, floor, ConfigRecords.wallFloor(config), clock, timing, me, threads, threads,
-                new LoggedLeaseEvents(timing.renewEvery(), loss -> whenLost.accept(loss)));
+        ControllerLease made = new ControllerLease(store, floor, ConfigRecords.wallFloor(config), clock, timing, me,
+                threads, threads, new LoggedLeaseEvents(timing.renewEvery(), loss -> whenLost.accept(loss)));
+        if (!leaderMode) {
+            borrowing = new Borrowing(store, clock, timing, me, this::lapsed);
+            made.lendWhileWaiting(borrowing);
+        }
+        lease = made;
+    }
+
+    private void lapsed(Borrowing.Lapse lapse) {
+        LOG.warnf("no longer acting under the holder's epoch %d: %s; what runs under it is stopped now and its"
+                + " items go back to pending/", lapse.epoch(), lapse.why());
+        whenLapsed.accept(lapse);
     }
 
     void stop() {
-        TickingClock.Ticks running = ticks;
-        if (running != null) {
-            running.close();
+        for (TickingClock.Ticks running : new TickingClock.Ticks[] {ticks, borrowReads}) {
+            if (running != null) {
+                running.close();
+            }
         }
         synchronized (this) { // waits for a connect under way; none starts afterwards
             stopped = true;

@@ -5,6 +5,7 @@ import io.leasehold.app.Holders;
 import io.leasehold.clock.ScheduledSystemClock;
 import io.leasehold.clock.TickingClock;
 import io.leasehold.lease.ActRefused;
+import io.leasehold.lease.BorrowedEpoch;
 import io.leasehold.lease.Holder;
 import io.leasehold.lease.LeaseStore;
 import io.leasehold.lease.LeaseTiming;

@@ -1,5 +1,6 @@
 package io.leasehold.command;
 
+import io.leasehold.lease.BorrowedEpoch;
 import io.leasehold.lease.LeaseStore;
 import java.util.concurrent.CompletableFuture;
 

@@ -71,11 +71,16 @@ final class Attempt implements UniSubscriber<Outcome> {
         return attempt;
     }
 
-    /** Stops the attempt and drops its outcome (the claim is handed back at shutdown). */
-    void cancel() {
+    /**
+     * Stops the attempt and drops its outcome (the claim is handed back); false when it had already been
+     * decided (answered, timed out, lost), which then stands.
+     */
+    boolean cancel() {
         if (over.compareAndSet(false, true)) {
             stopTheRest();
+            return true;
         }
+        return false;
     }
 
     @Override

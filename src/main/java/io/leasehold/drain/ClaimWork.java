@@ -63,6 +63,12 @@ final class ClaimWork {
         void start();
 
         void cancel();
+
+        /**
+         * Stops the act unless its handler has answered already (that outcome is settled as usual): true
+         * when it stopped it, and the claim is then the caller's to hand back.
+         */
+        boolean stopAct();
     }
 
     /**
@@ -167,6 +173,21 @@ final class ClaimWork {
             }
             retries.cancel(claim);
             finish("cancelled");
+        }
+
+        @Override
+        public boolean stopAct() {
+            Attempt a = attempt;
+            if (a != null && !a.cancel()) {
+                return false;
+            }
+            // No attempt yet: still in the look, whose outcome (if any) settle() now drops; start() cancels
+            // an attempt it starts after this.
+            if (finished.compareAndSet(false, true)) {
+                done.accept("cancelled");
+                return true;
+            }
+            return false;
         }
     }
 

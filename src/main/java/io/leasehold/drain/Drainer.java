@@ -67,6 +67,8 @@ public final class Drainer {
     private volatile boolean accepting;
     /** The thread of the renewal pass under way, if any. */
     private volatile Thread renewalPass;
+    /** Set on a thread that stops acts (a lease timer or read): a slot whose act it ended goes on on a worker. */
+    private static final ThreadLocal<Boolean> STOPPING = ThreadLocal.withInitial(() -> false);
 
     public Drainer(Spool spool, TickingClock clock, LeaseTerms terms, DrainSettings settings, Handler handler,
             LeaseGate gate, Executor workers, Executor renewals, ArrivalWatch arrivals, DrainEvents events,
@@ -282,7 +284,7 @@ public final class Drainer {
      * slot goes on on a worker.
      */
     private void goOnElsewhere() {
-        if (io.vertx.core.Context.isOnEventLoopThread() || Thread.currentThread() == renewalPass) {
+        if (io.vertx.core.Context.isOnEventLoopThread() || Thread.currentThread() == renewalPass || STOPPING.get()) {
             // Submitted with the keys cleared (a pool thread made now inherits them) and run with them cleared.
             try (ItemLogContext none = ItemLogContext.none()) {
                 workers.execute(() -> {
@@ -397,6 +399,37 @@ public final class Drainer {
         }
     }
 
+    /**
+     * A borrowed {@code epoch} lapsed: stops every attempt under it, and those still in their look, with no
+     * file or bus call, so it may run on the lease's timer; their slots go on on workers, and claiming goes
+     * on (the gate lets nothing new start until an epoch is lent again). An attempt whose handler already
+     * answered is left to settle: its act is over. {@link #handBackStopped} returns the stopped claims.
+     */
+    public void stopActsUnder(long epoch) {
+        STOPPING.set(true);
+        try {
+            for (HeldClaim claim : List.copyOf(held.values())) {
+                ClaimWork.Run run = working.get(claim);
+                Long under = claim.epoch();
+                if (run == null || (under != null && under != epoch) || settlementRetry.holds(claim)) {
+                    continue; // not begun (its look asks the gate), another epoch's, or an outcome waiting to be written
+                }
+                if (run.stopAct() && claim.beginFinishing()) {
+                    stopped.add(claim);
+                }
+            }
+        } finally {
+            STOPPING.remove();
+        }
+    }
+
+    /** Hands back the claims whose attempts were stopped; blocks on the spool (a dead link waits out its timeout). */
+    public void handBackStopped() {
+        for (HeldClaim claim = stopped.poll(); claim != null; claim = stopped.poll()) {
+            giveBack(claim, "its epoch lapsed");
+        }
+    }
+
     private void stop(Duration timeout) {
         if (timeout.isZero()) {
             stopActs();
@@ -409,7 +442,7 @@ public final class Drainer {
         // An outcome that could not be written yet gets one more try: handing it back would run it again.
         settlementRetry.retryAll();
         for (HeldClaim claim = stopped.poll(); claim != null; claim = stopped.poll()) {
-            giveBack(claim);
+            giveBack(claim, "at shutdown");
         }
         for (HeldClaim claim : List.copyOf(held.values())) {
             handBack(claim);
@@ -424,17 +457,17 @@ public final class Drainer {
             if (work != null) {
                 work.cancel();
             }
-            giveBack(claim);
+            giveBack(claim, "at shutdown");
         }
     }
 
     /** Moves a claim whose work has ended back to pending/ at once, rather than leaving it to expire. */
-    private void giveBack(HeldClaim claim) {
+    private void giveBack(HeldClaim claim, String when) {
         try (ItemLogContext context = ItemLogContext.of(claim)) { // the stop's lines name the item handed back
             try {
                 if (settlement.move(claim, spool::handBack)) {
                     tally.handedBack(claim.id());
-                    LOG.infof("handed %s back to pending/ at shutdown", claim.id());
+                    LOG.infof("handed %s back to pending/ %s", claim.id(), when);
                 }
             } catch (IOException e) {
                 LOG.warnf("could not hand %s back; its lease will run out and another instance takes it: %s",

@@ -142,10 +142,12 @@ final class SettlementRetry {
     private void failed(Waiting entry, Throwable error) {
         entry.failures++;
         entry.nextTry = clock.now().plus(backoff.after(entry.failures, random));
-        entry.claim.resumeHolding();
+        // In the map before the claim is held again: a stop that finds it held must also find its outcome
+        // waiting here, or it would cancel a decided outcome and hand the item back to run again.
         if (!entry.ended()) {
             waiting.put(entry.claim.id(), entry);
         }
+        entry.claim.resumeHolding();
         events.settleFailed(entry.claim.id(), error.toString());
         LOG.errorf("could not settle %s as %s (failure %d): %s; it stays held and renewed, next try from %s",
                 entry.claim.current(), entry.outcome.label(), entry.failures, error, entry.nextTry);

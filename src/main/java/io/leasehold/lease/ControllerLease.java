@@ -61,8 +61,8 @@ public final class ControllerLease implements LeaseGate {
     /** Step thread only: when a live entry of another holder was last seen in a new form (NEVER: not seen). */
     private long liveChangedAtNanos = NEVER;
     private static final long NEVER = Long.MIN_VALUE;
-    /** Until when a waiting instance may act under the holder's epoch it read: renew-deadline after that read was sent. */
-    private volatile long borrowedUntilNanos;
+    /** What a waiting instance acts under beside the holder ({@code claims} mode); null: nothing while waiting. */
+    private volatile Borrowing borrowing;
     /** The highest revision a candidate read and handed to the floor (only without a lasting floor). */
     private volatile long seenRecorded;
     /** A take whose answer was lost may have landed: a release looks for it. */
@@ -97,6 +97,19 @@ public final class ControllerLease implements LeaseGate {
         this.resets = new StoreResets(store, floor, this.calls, clock, me, wall);
         this.steps = new SerialSteps(steps);
         this.events = events;
+    }
+
+    /**
+     * While waiting, acts pass under the holder's epoch as {@code borrowing} lends it (see docs/lease.md,
+     * "Borrowed epochs"); a take ends that borrowing before the take is written. Set once, before the first tick.
+     */
+    public void lendWhileWaiting(Borrowing borrowing) {
+        this.borrowing = borrowing;
+    }
+
+    /** Whether this instance waits for the lease (another may hold it): when a borrowing reads for it. */
+    public boolean waiting() {
+        return state.get().is(LeaseState.Mode.WAITING);
     }
 
     public Standing standing() {
@@ -139,27 +152,32 @@ public final class ControllerLease implements LeaseGate {
             case RELEASED:
                 throw new ActRefused("the controller lease was given back at shutdown");
             default:
-                Standing seen = standing;
-                if (borrowable(seen)) {
-                    return seen.epoch(); // acting beside the holder, under its epoch as last read
+                long borrowed = borrowed();
+                if (borrowed > 0) {
+                    return borrowed; // acting beside the holder, under its epoch while it is seen renewing
                 }
-                throw new ActRefused("nobody holds the controller lease, or its holder was not read lately: "
-                        + seen.reason());
+                throw new ActRefused("nobody holds the controller lease, or its holder was not seen renewing lately: "
+                        + standing.reason());
         }
     }
 
     /** Whether an act would pass the gate now (without the side effects of asking). */
     public boolean canAct() {
         LeaseState now = state.get();
-        return leads(now) || (now.is(LeaseState.Mode.WAITING) && borrowable(standing));
+        return leads(now) || (now.is(LeaseState.Mode.WAITING) && borrowed() > 0);
     }
 
-    /**
-     * A waiting instance acts beside the holder under the epoch it read, but only for renew-deadline
-     * after that read was sent — the holder's own limit — so a read that hangs stops the borrowing.
-     */
-    private boolean borrowable(Standing seen) {
-        return seen.holder() != null && seen.epoch() > 0 && clock.monotonicNanos() < borrowedUntilNanos;
+    private long borrowed() {
+        Borrowing lent = borrowing;
+        return lent == null ? 0 : lent.epoch();
+    }
+
+    /** Before this instance acts under an epoch of its own: nothing of a borrowed one runs on. */
+    private void endBorrowing(String why) {
+        Borrowing lent = borrowing;
+        if (lent != null) {
+            lent.endNow(why);
+        }
     }
 
     /** Whether this instance is the one the lease names (or serves unleased): who drains in leader mode. */
@@ -175,7 +193,6 @@ public final class ControllerLease implements LeaseGate {
 
     private void candidate(LeaseState current) {
         Optional<LeaseStore.Versioned> seen;
-        long readSentAt = clock.monotonicNanos();
         try {
             seen = calls.call(store::read, candidateBound());
         } catch (LeaseStoreException e) {
@@ -207,7 +224,6 @@ public final class ControllerLease implements LeaseGate {
             liveChangedAtNanos = now;
         }
         if (left > 0) {
-            borrowedUntilNanos = readSentAt + timing.renewDeadline().toNanos();
             standing = waitingFor(held);
             if (left < timing.renewEvery().toNanos()) {
                 takeWhenDue(left); // the next tick could come a hair early and the take slip a whole period
@@ -242,8 +258,9 @@ public final class ControllerLease implements LeaseGate {
 
     /** {@code over}: the vacancy or the abandoned holding the update replaces; null to create. */
     private void take(LeaseState current, LeaseStore.Versioned seen) {
-        // Whoever this replaces was seen unrenewed for a full duration (or gave it back): act under nothing now.
-        borrowedUntilNanos = 0;
+        // Whoever this replaces was seen unrenewed for a full duration (or gave it back): act under nothing now,
+        // and nothing under a borrowed epoch runs on past this instance's first act under its own.
+        endBorrowing("this instance takes the lease");
         standing = standing.with("waiting", 0, null, null, "taking the lease");
         long sentAt = clock.monotonicNanos();
         LeaseStore.Versioned over = seen;
@@ -302,6 +319,7 @@ public final class ControllerLease implements LeaseGate {
     }
 
     private void adopt(LeaseState current, LeaseStore.Versioned mine) {
+        endBorrowing("this instance holds the lease: an earlier take of it had landed");
         long epoch = mine.epoch();
         try {
             resets.issued(epoch);
@@ -505,6 +523,7 @@ public final class ControllerLease implements LeaseGate {
         }
         ownRevision = 0;
         closeTimers();
+        closeBorrowing("the controller lease was lost");
         standing = standing.with("lost", from.epoch(), standing.holder(), standing.renewedAt(), why);
         lostStanding = standing;
         long killAt = from.is(LeaseState.Mode.HELD) ? from.sentAtNanos() + timing.killAfter().toNanos()
@@ -523,6 +542,7 @@ public final class ControllerLease implements LeaseGate {
             return;
         }
         closeTimers();
+        closeBorrowing("the service stops");
         standing = standing.with("waiting", 0, null, null, "released at shutdown");
         try {
             steps.submit(this::giveBack).get(RELEASE_LIMIT.toNanos(), TimeUnit.NANOSECONDS);
@@ -559,6 +579,13 @@ public final class ControllerLease implements LeaseGate {
                     .ifPresent(mine -> ownWrite(mine.revision(), mine.epoch()));
         } catch (LeaseStoreException e) {
             events.releaseFailed(0, "whether an unanswered take had landed cannot be read: " + e.getMessage());
+        }
+    }
+
+    private void closeBorrowing(String why) {
+        Borrowing lent = borrowing;
+        if (lent != null) {
+            lent.close(why);
         }
     }
 

@@ -40,6 +40,8 @@ final class FaultySpool implements Spool {
     volatile AfterClaim afterHandBack = claim -> { };
     /** Runs once a payload was read, before it is returned (e.g. a stop that comes during the look). */
     volatile Runnable afterPayload = () -> { };
+    /** Runs as a settlement in done/ is called, before any file moves (e.g. a settlement under way when a stop comes). */
+    volatile AfterClaim beforeSettleDone = claim -> { };
 
     FaultySpool(Spool real) {
         this.real = real;
@@ -123,6 +125,7 @@ final class FaultySpool implements Spool {
     /** A settlement in done/ fails where any settlement would. */
     @Override
     public boolean settleDone(ClaimName claim, io.leasehold.spool.PastAttempt attempt) throws IOException {
+        beforeSettleDone.run(claim);
         maybeFail("settle");
         return real.settleDone(claim, attempt);
     }

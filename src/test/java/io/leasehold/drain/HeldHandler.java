@@ -20,6 +20,8 @@ final class HeldHandler implements Handler {
 
     final List<WorkItem> started = new CopyOnWriteArrayList<>();
     final Set<String> cancelled = ConcurrentHashMap.newKeySet();
+    /** The thread each item's handler was called on. */
+    final Map<String, String> calledOn = new ConcurrentHashMap<>();
     private final Map<String, UniEmitter<? super Outcome>> running = new ConcurrentHashMap<>();
 
     /** When set, every call of handle records the item and throws this at once, as a broken bean would. */
@@ -27,6 +29,7 @@ final class HeldHandler implements Handler {
 
     @Override
     public Uni<Outcome> handle(WorkItem item) {
+        calledOn.put(item.id(), Thread.currentThread().getName());
         Throwable broken = throwing;
         if (broken != null) {
             started.add(item);

@@ -86,6 +86,7 @@ final class Instance implements AutoCloseable {
     /** A gate the test opens and closes. */
     static final class TestGate implements io.leasehold.lease.LeaseGate {
         volatile String refusal;
+        volatile long epoch = 7L;
         volatile boolean claiming = true;
 
         @Override
@@ -99,7 +100,7 @@ final class Instance implements AutoCloseable {
             if (why != null) {
                 throw new io.leasehold.lease.ActRefused(why);
             }
-            return 7L;
+            return epoch;
         }
     }
 

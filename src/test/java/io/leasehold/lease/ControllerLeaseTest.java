@@ -46,6 +46,8 @@ class ControllerLeaseTest {
         final DrivenClock clock = new DrivenClock();
         final RecordingLeaseEvents events = new RecordingLeaseEvents();
         final ControllerLease lease;
+        final Borrowing borrowing;
+        final List<Borrowing.Lapse> lapses = new ArrayList<>();
 
         Instance(String name) throws Exception {
             NatsBus bus = NatsConnector.connect(DefaultBus.settings(server.url()).withRequestTimeout(Duration.ofMillis(500)));
@@ -54,6 +56,8 @@ class ControllerLeaseTest {
             store.ensureBucket();
             lease = new ControllerLease(store, new SpoolEpochFloor(spool), clock, TIMING,
                     new Holder(name, "test-host", "test"), Runnable::run, workers, events);
+            borrowing = new Borrowing(store, clock, TIMING, new Holder(name, "test-host", "test"), lapses::add);
+            lease.lendWhileWaiting(borrowing);
             clock.every("lease", TIMING.renewEvery(), () -> Uni.createFrom().completionStage(lease::tick));
         }
 
@@ -82,20 +86,25 @@ class ControllerLeaseTest {
     }
 
     @Test
-    void theFirstTakesItAndTheOtherWaitsActingUnderTheHoldersEpoch() throws Exception {
+    void theFirstTakesItAndTheOtherActsUnderTheHoldersEpochOnceItSeesItRenewed() throws Exception {
         Instance a = new Instance("a");
         Instance b = new Instance("b");
         a.step();
         b.step();
+        b.borrowing.look();
         assertEquals("held", a.mode());
         long epoch = a.lease.epochForAct();
         assertTrue(epoch > 0);
         assertEquals("waiting", b.mode());
         assertEquals("a", b.lease.standing().holder().instance());
-        assertEquals(epoch, b.lease.epochForAct(), "a waiting instance acts under the holder's epoch");
+        assertThrows(ActRefused.class, b.lease::epochForAct, "a first sight lends nothing: the entry may be old");
+        assertTrue(!b.lease.canAct());
+        assertEquals(epoch, new SpoolEpochFloor(spool).highest(), "the floor records the epoch");
+        a.clock.advance(TIMING.renewEvery()); // a renews
+        b.borrowing.look();
+        assertEquals(epoch, b.lease.epochForAct(), "seen renewed: a waiting instance acts under the holder's epoch");
         assertTrue(b.lease.canAct());
         assertTrue(!b.lease.leads());
-        assertEquals(epoch, new SpoolEpochFloor(spool).highest(), "the floor records the epoch");
     }
 
     @Test

@@ -69,21 +69,31 @@ class LeaseRacesTest {
 
     /**
      * F1a. b has seen a's entry unchanged for a full duration (a is dead): it takes over. While its take
-     * is on its way, its gate still hands out a's epoch, which is past a's last renewal + duration.
+     * is on its way, its gate still hands out a's epoch, which is past a's last renewal + duration. Now
+     * the borrowing lapsed long before, on its own timer, with its KILL due before the take.
      */
     @Test
     void aCandidateTakingOverStillActsUnderTheEpochItKnowsIsAbandoned() throws Exception {
         Node a = new Node("a");
         a.step();
         long abandoned = a.lease.epochForAct();
-        a.ticks.close(); // a is SIGKILLed at t=0 (its clock's t), right after its take was sent
 
         Node b = new Node("b", stepper());
         b.step(); // first sight at t=0
-        assertEquals(abandoned, b.lease.epochForAct(), "claims mode: acting beside the holder, as designed");
+        b.look();
+        a.clock.advance(TIMING.renewEvery()); // a renews once, then is SIGKILLed right after
+        a.ticks.close();
+        b.look();
+        b.step(); // b's candidate sees the renewal too: it may take a full duration from now
+        assertEquals(abandoned, b.lease.epochForAct(), "claims mode: seen renewing, acting beside the holder");
 
         Gate take = store.holdNext(Call.UPDATE); // b's update over a's entry is on its way
-        b.clock.pass(TIMING.duration());
+        b.clock.advance(TIMING.duration().minusMillis(1));
+        assertEquals(1, b.lapses.size(), "unchanged for renew-deadline: no longer lent, on the borrowing's timer");
+        assertEquals(abandoned, b.lapses.get(0).epoch());
+        assertTrue(b.lapses.get(0).killAtNanos() < b.clock.monotonicNanos(), "its KILL is due before any take");
+        assertThrows(ActRefused.class, b.lease::epochForAct, "lapsed: nothing acts under the abandoned epoch");
+        b.clock.pass(Duration.ofMillis(1));
         CompletableFuture<Void> step = b.stepAsync();
         take.awaitHeld();
         try {

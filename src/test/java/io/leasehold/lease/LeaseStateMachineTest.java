@@ -168,9 +168,11 @@ class LeaseStateMachineTest {
         a.step();
         long first = a.lease.epochForAct();
         b.step();
+        b.look();
         assertEquals("waiting", b.mode());
-        assertEquals(first, b.lease.epochForAct(), "claims mode acts beside the holder under its epoch");
+        assertThrows(ActRefused.class, b.lease::epochForAct, "a first sight lends nothing: the entry may be old");
         b.clock.advance(TIMING.duration().minusMillis(1));
+        assertThrows(ActRefused.class, b.lease::epochForAct, "never seen renewed: nothing lent");
         assertEquals("waiting", b.mode());
         b.clock.advance(Duration.ofMillis(1)); // the take's own timer, between two ticks
         assertEquals("held", b.mode());
@@ -333,7 +335,8 @@ class LeaseStateMachineTest {
         assertEquals(0, a.events.lostCount());
         assertEquals("waiting", b.mode(), "only the monotonic clocks count: no takeover of a live holder");
         assertEquals("a", b.lease.standing().holder().instance(), "b kept watching a");
-        assertEquals(epoch, b.lease.epochForAct());
+        assertEquals(epoch, b.lease.epochForAct(), "seen renewing all along: the holder's epoch is lent");
+        assertEquals(List.of(), b.lapses, "a live holder's borrower never lapses");
     }
 
     @Test

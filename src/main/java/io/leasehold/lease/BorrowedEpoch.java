@@ -1,11 +1,6 @@
-package io.leasehold.command;
+package io.leasehold.lease;
 
 import io.leasehold.core.Clock;
-import io.leasehold.lease.Holder;
-import io.leasehold.lease.LeaseRecord;
-import io.leasehold.lease.LeaseStore;
-import io.leasehold.lease.LeaseStoreException;
-import io.leasehold.lease.LeaseTiming;
 import java.time.Duration;
 import java.util.Optional;
 import org.jboss.logging.Logger;
@@ -26,13 +21,13 @@ import org.jboss.logging.Logger;
  * full duration. A clean release by the holder lets a candidate take at once; it is seen at the next
  * read, and CMD gets TERM then (see docs/lease.md).
  */
-final class BorrowedEpoch implements AutoCloseable {
+public final class BorrowedEpoch implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(BorrowedEpoch.class);
     private static final Duration SHORTEST_READ_PERIOD = Duration.ofMillis(50);
 
     /** What the watch tells. Called with the watch's lock held: return quickly. */
-    interface Listener {
+    public interface Listener {
 
         /** {@code held}'s epoch may be acted under from now on; answers whether CMD will (if not, the watch ends). */
         boolean borrowable(LeaseStore.Versioned held);
@@ -63,7 +58,7 @@ final class BorrowedEpoch implements AutoCloseable {
     private Clock.Timer deadline;
     private boolean over;
 
-    BorrowedEpoch(LeaseStore store, Clock clock, LeaseTiming timing, Holder me, Listener listener) {
+    public BorrowedEpoch(LeaseStore store, Clock clock, LeaseTiming timing, Holder me, Listener listener) {
         this.store = store;
         this.clock = clock;
         this.timing = timing;
@@ -77,7 +72,7 @@ final class BorrowedEpoch implements AutoCloseable {
      * period late, so both must fit, with room for the holder's own jitter and the calls' latency, in
      * renew-deadline − renew-every (the slack a live holder leaves before the borrower's TERM).
      */
-    static Duration readEvery(LeaseTiming timing) {
+    public static Duration readEvery(LeaseTiming timing) {
         Duration every = timing.renewDeadline().minus(timing.renewEvery()).dividedBy(5);
         if (every.compareTo(timing.renewEvery()) > 0) {
             return timing.renewEvery();
@@ -85,13 +80,19 @@ final class BorrowedEpoch implements AutoCloseable {
         return every.compareTo(SHORTEST_READ_PERIOD) < 0 ? SHORTEST_READ_PERIOD : every;
     }
 
-    /** The epoch borrowed; 0 while none is. */
-    synchronized long epoch() {
+    /**
+     * The epoch that may be acted under now; 0 while none is borrowed, once the watch ended, and from
+     * p + renew-deadline on even if the timer that says so has not run yet (a busy timer thread).
+     */
+    public synchronized long epoch() {
+        if (over || epoch == 0 || clock.monotonicNanos() >= renewedAfter + timing.renewDeadline().toNanos()) {
+            return 0;
+        }
         return epoch;
     }
 
     /** One read of the lease: blocking (one store call, bounded by the bus's request timeout); reads never overlap. */
-    void look() {
+    public void look() {
         synchronized (reading) {
             if (ended()) {
                 return;
@@ -108,7 +109,8 @@ final class BorrowedEpoch implements AutoCloseable {
         }
     }
 
-    private synchronized boolean ended() {
+    /** Whether the watch ended: stale, closed, or refused by its listener; it tells nothing more. */
+    public synchronized boolean ended() {
         return over;
     }
 
@@ -192,6 +194,18 @@ final class BorrowedEpoch implements AutoCloseable {
     private void stale(String why, long killAtNanos) {
         close();
         listener.stale(why, killAtNanos);
+    }
+
+    /**
+     * Ends the watch now: an epoch still borrowed is told stale at once (KILL due now), whatever its
+     * deadline; otherwise the watch just closes. Told once, whichever of this and the timer comes first.
+     */
+    public synchronized void endNow(String why) {
+        if (!over && epoch != 0) {
+            stale(why, clock.monotonicNanos());
+        } else {
+            close();
+        }
     }
 
     /** Stops watching: nothing is told any more. */

@@ -1,16 +1,8 @@
-package io.leasehold.command;
+package io.leasehold.lease;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.leasehold.lease.ControllerLease;
-import io.leasehold.lease.EpochFloor;
-import io.leasehold.lease.Holder;
-import io.leasehold.lease.InMemoryLeaseStore;
-import io.leasehold.lease.LeaseRecord;
-import io.leasehold.lease.LeaseStore;
-import io.leasehold.lease.LeaseTiming;
-import io.leasehold.lease.RecordingLeaseEvents;
 import io.leasehold.testing.DrivenClock;
 import io.smallrye.mutiny.Uni;
 import java.time.Duration;
@@ -58,12 +50,14 @@ class BorrowedEpochRaceTest {
         DrivenClock borrowerClock = new DrivenClock();
         DrivenClock candidateClock = new DrivenClock();
         long[] offeredAt = {-1};
+        long[] offeredEpoch = {-1};
         long[] staleAt = {-1};
         long[] killAtMs = {-1};
         BorrowedEpoch watch = new BorrowedEpoch(store, borrowerClock, timing, BORROWER, new BorrowedEpoch.Listener() {
             @Override
             public boolean borrowable(LeaseStore.Versioned held) {
                 offeredAt[0] = borrowerClock.monotonicNanos() / 1_000_000;
+                offeredEpoch[0] = held.epoch();
                 return true;
             }
 
@@ -105,7 +99,8 @@ class BorrowedEpochRaceTest {
         assertTrue(staleAt[0] >= diesAt, "no stop while renewals still came: " + what);
         assertTrue(takenAt > 0, what);
         assertTrue(killAtMs[0] < takenAt, "CMD dead before the next holder: " + what);
-        assertEquals(epoch, watch.epoch(), what);
+        assertEquals(epoch, offeredEpoch[0], what);
+        assertEquals(0, watch.epoch(), "nothing is lent once stale: " + what);
     }
 
     /** The floor kept in memory: the candidate needs one to take. */

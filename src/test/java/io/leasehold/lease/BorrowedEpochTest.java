@@ -1,13 +1,8 @@
-package io.leasehold.command;
+package io.leasehold.lease;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.leasehold.lease.Holder;
-import io.leasehold.lease.InMemoryLeaseStore;
-import io.leasehold.lease.LeaseRecord;
-import io.leasehold.lease.LeaseStore;
-import io.leasehold.lease.LeaseTiming;
 import io.leasehold.testing.DrivenClock;
 import java.time.Duration;
 import java.time.Instant;
