@@ -114,7 +114,18 @@ public final class ControllerLease implements LeaseGate {
 
     public Standing standing() {
         Standing lost = lostStanding;
-        return lost != null ? lost : standing;
+        if (lost != null) {
+            return lost;
+        }
+        Standing now = standing;
+        Borrowing lent = borrowing;
+        if (lent == null || now.holder() == null || !now.mode().equals("waiting")) {
+            return now;
+        }
+        long borrowed = lent.epoch();
+        return now.with("waiting", now.epoch(), now.holder(), now.renewedAt(), now.reason() + (borrowed > 0
+                ? "; this instance acts beside it under epoch " + borrowed + " while it sees it renew"
+                : "; this instance acts beside it only once it sees it renew"));
     }
 
     /**

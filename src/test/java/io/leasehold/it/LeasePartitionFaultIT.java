@@ -3,6 +3,7 @@ package io.leasehold.it;
 import static io.leasehold.it.FencingRig.WITHIN;
 import static io.leasehold.it.LeaseCluster.START;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.it.FencingRig.Timing;
 import io.leasehold.it.LeaseCluster.Lease;
@@ -16,6 +17,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Issue 24: the fence holds when the network is cut. Packaged services on the JetStream spool, each
@@ -35,6 +38,11 @@ class LeasePartitionFaultIT {
     private static Map<String, String> jetStream(String mode, int concurrency) {
         return Map.of("leasehold.spool.kind", "jetstream", "leasehold.spool.jetstream.bucket", "partition",
                 "leasehold.drain.mode", mode, "leasehold.drain.concurrency", Integer.toString(concurrency));
+    }
+
+    private static Map<String, String> spool(String kind, String mode, int concurrency) {
+        return kind.equals("jetstream") ? jetStream(mode, concurrency)
+                : Map.of("leasehold.drain.mode", mode, "leasehold.drain.concurrency", Integer.toString(concurrency));
     }
 
     /**
@@ -59,6 +67,50 @@ class LeasePartitionFaultIT {
         rig.settledFencing("the holder blackholed with four attempts running", epoch);
         assertEquals(3, holder.awaitExit(WITHIN), "a holder that lost its lease exits 3:\n" + holder.logText());
         rig.report("holder blackholed, four attempts");
+    }
+
+    /**
+     * Claims mode, three instances: the holder and one borrower are blackholed together, the other
+     * borrower takes over. Before the fix a borrower acted under the holder's epoch as long as it read the
+     * entry at all, however long unchanged, and nothing stopped what ran under it: the cut-off borrower's
+     * attempts ran on for ever, and the taker's own until long after its first act under the new epoch.
+     */
+    @ParameterizedTest(name = "{0} spool")
+    @ValueSource(strings = {"jetstream", "directory"})
+    void aBlackholedHolderAndBorrowerStopActingUnderItsEpochBeforeTheNextHolderActs(String kind) {
+        FencingRig rig = rigs.start("partition-borrower-" + kind, TIMING);
+        List<ServiceProcess> all = List.of(rig.serve("a", spool(kind, "claims", 2)), rig.serve("b", spool(kind, "claims", 2)),
+                rig.serve("c", spool(kind, "claims", 2)));
+        all.forEach(p -> p.awaitReady(START));
+        ServiceProcess holder = LeaseCluster.awaitOneHolder(all, WITHIN);
+        List<ServiceProcess> borrowers = all.stream().filter(p -> p != holder).toList();
+        long epoch = LeaseCluster.lease(holder).epoch();
+        for (ServiceProcess b : borrowers) { // each acts once it has seen the holder renew
+            Await.until(b.name() + " acts beside the holder", WITHIN,
+                    () -> LeaseCluster.lease(b).reason().contains("acts beside it under epoch " + epoch));
+        }
+        if (kind.equals("jetstream")) {
+            enqueue(holder, "long", 6);
+        } else {
+            rig.keepPending(6);
+        }
+        for (ServiceProcess p : all) {
+            awaitAttempts(rig, p, epoch, 2);
+        }
+
+        ServiceProcess cutBorrower = borrowers.get(0);
+        ServiceProcess taker = borrowers.get(1);
+        FencingRig.awaitRenewal(holder);
+        rig.proxyOf(holder).blackhole();
+        rig.proxyOf(cutBorrower).blackhole();
+        Lease taken = rig.awaitTaken(taker, epoch);
+        rig.awaitActUnder(taker + " acts under epoch " + taken.epoch(), e -> e == taken.epoch());
+        rig.settledFencing("the holder and a borrower blackholed, two attempts each (" + kind + " spool)", epoch);
+        assertEquals(3, holder.awaitExit(WITHIN), "a holder that lost its lease exits 3:\n" + holder.logText());
+        assertTrue(cutBorrower.logText().contains("no longer acting under the holder's epoch " + epoch),
+                "the cut-off borrower said why it stopped:\n" + cutBorrower.logText());
+        assertTrue(cutBorrower.isAlive(), "a borrower whose epoch lapsed goes on serving");
+        rig.report("holder and borrower blackholed, attempts until stopped (" + kind + " spool)");
     }
 
     private static void enqueue(ServiceProcess on, String prefix, int n) {
