@@ -123,19 +123,14 @@ public class DrainLifecycle {
 
     /**
      * The holder's epoch this waiting instance acted under is no longer lent: its attempts end now, here on
-     * the lease's thread, and their claims go back to pending/ afterwards on another; the instance goes on
-     * serving. At the lapse's KILL time the drain is swept once more, should an attempt have slipped by.
+     * the lease's thread (an exec child's group is KILLed at once, well before the lapse's KILL time), and
+     * their claims go back to pending/ afterwards on another; the instance goes on serving. No attempt
+     * slips by: the gate lends the epoch no more before this runs, and a run that was lent it is either
+     * still in its look (stopped before it acts) or has its attempt published (cancelled).
      */
     private void borrowLapsed(Borrowing.Lapse lapse) {
         drainer.stopActsUnder(lapse.epoch());
         leaseThreads.execute(drainer::handBackStopped);
-        long in = Math.max(0, lapse.killAtNanos() - clock.monotonicNanos());
-        clock.timer("leasehold-borrow-kill", Duration.ofNanos(in), () -> {
-            if (lease.lentEpoch() != lapse.epoch()) { // lent again since (seen renewing anew): what runs is fenced afresh
-                drainer.stopActsUnder(lapse.epoch());
-                leaseThreads.execute(drainer::handBackStopped);
-            }
-        });
     }
 
     void onStop(@Observes ShutdownEvent event) {

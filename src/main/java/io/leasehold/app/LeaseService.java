@@ -96,12 +96,6 @@ public class LeaseService {
         };
     }
 
-    /** The holder's epoch this waiting instance may act under now ({@code claims} mode); 0 for none. */
-    long lentEpoch() {
-        Borrowing lent = borrowing;
-        return lent == null ? 0 : lent.epoch();
-    }
-
     public Standing standing() {
         ControllerLease current = lease;
         return current == null ? before : current.standing();
@@ -131,6 +125,7 @@ public class LeaseService {
         step().ifNoItem().after(timing.duration()).recoverWithItem((Void) null).await().indefinitely();
         ticks = clock.every("leasehold-lease", timing.renewEvery(), this::step);
         if (!leaderMode) {
+            timing.borrowingWarning().ifPresent(LOG::warn);
             borrowReads = clock.every("leasehold-borrow", BorrowedEpoch.readEvery(timing), this::lookForBorrowing);
         }
     }
@@ -195,8 +190,13 @@ public class LeaseService {
     }
 
     private void lapsed(Borrowing.Lapse lapse) {
-        LOG.warnf("no longer acting under the holder's epoch %d: %s; what runs under it is stopped now and its"
-                + " items go back to pending/", lapse.epoch(), lapse.why());
+        String line = "no longer acting under the holder's epoch %d: %s; what runs under it is stopped now and its"
+                + " items go back to pending/";
+        if (lapse.byTake()) {
+            LOG.infof(line, lapse.epoch(), lapse.why()); // the take's own line follows
+        } else {
+            LOG.warnf(line, lapse.epoch(), lapse.why());
+        }
         whenLapsed.accept(lapse);
     }
 

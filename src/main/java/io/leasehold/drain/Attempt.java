@@ -45,30 +45,40 @@ final class Attempt implements UniSubscriber<Outcome> {
      */
     static Attempt start(Handler handler, WorkItem item, HeldClaim claim, Clock clock, Duration timeout,
             DrainEvents events, Consumer<Outcome> decided) {
-        Attempt attempt = new Attempt(claim, clock, events, decided);
-        claim.onLost(() -> attempt.decide(Outcome.lost()));
-        if (attempt.over.get()) {
-            return attempt; // lost already: the handler is never called
+        Attempt attempt = made(claim, clock, events, decided);
+        attempt.run(handler, item, timeout);
+        return attempt;
+    }
+
+    /** An attempt not started yet: published first, so a stop that comes before {@link #run} ends it unstarted. */
+    static Attempt made(HeldClaim claim, Clock clock, DrainEvents events, Consumer<Outcome> decided) {
+        return new Attempt(claim, clock, events, decided);
+    }
+
+    /** Starts the handler on the calling thread, unless the attempt was cancelled (or the claim lost) before. */
+    void run(Handler handler, WorkItem item, Duration timeout) {
+        claim.onLost(() -> decide(Outcome.lost()));
+        if (over.get()) {
+            return; // cancelled or lost already: the handler is never called
         }
         if (!timeout.isZero()) {
-            attempt.timer = clock.timer("leasehold-attempt-timeout", timeout,
-                    () -> attempt.decide(Outcome.retry("timed out after " + timeout)));
+            timer = clock.timer("leasehold-attempt-timeout", timeout,
+                    () -> decide(Outcome.retry("timed out after " + timeout)));
         }
         Uni<Outcome> work;
         try {
             work = handler.handle(item);
         } catch (Throwable e) { // an Error too: the attempt's outcome, never an escape
-            attempt.decide(Outcome.retry("handler failed: " + e));
-            return attempt;
+            decide(Outcome.retry("handler failed: " + e));
+            return;
         }
         if (work == null) {
-            attempt.decide(Outcome.retry("handler failed: it answered no Uni"));
-            return attempt;
+            decide(Outcome.retry("handler failed: it answered no Uni"));
+            return;
         }
-        if (!attempt.over.get()) {
-            work.subscribe().withSubscriber(attempt);
+        if (!over.get()) {
+            work.subscribe().withSubscriber(this);
         }
-        return attempt;
     }
 
     /**

@@ -84,12 +84,21 @@ final class ClaimWork {
         return new OneRun(claim, done);
     }
 
-    /** One claim's run: calls {@code done} once, whether it finished, was cancelled, or both raced. */
+    /**
+     * One claim's run: calls {@code done} once, whether it finished, was cancelled, or both raced. Its
+     * phase moves once, by compare-and-set, from the look (nothing acted yet) either to acting (the
+     * attempt, or the look's own outcome, goes on) or to stopped by {@link #stopAct}: so a stop either
+     * comes before anything of the run acts, or finds the attempt it must cancel already published.
+     */
     private final class OneRun implements Run {
+        private static final int LOOKING = 0;
+        private static final int ACTING = 1;
+        private static final int STOPPED = 2;
         private final HeldClaim claim;
         private final Consumer<String> done;
         private volatile Thread starter;
         private final AtomicBoolean finished = new AtomicBoolean();
+        private final java.util.concurrent.atomic.AtomicInteger phase = new java.util.concurrent.atomic.AtomicInteger(LOOKING);
         private volatile boolean starting = true;
         private volatile Attempt attempt;
 
@@ -108,6 +117,12 @@ final class ClaimWork {
                 Instant began = clock.now();
                 Look look = look(claim);
                 claim.began(began, look.payload() == null ? null : look.epoch());
+                boolean acts = look.payload() != null && !look.junk() && look.refused() == null && look.outcome() == null;
+                Attempt made = acts ? Attempt.made(claim, clock, events, this::decided) : null;
+                attempt = made; // published before the phase moves: a stop from then on cancels it
+                if (!phase.compareAndSet(LOOKING, ACTING)) {
+                    return; // stopped during the look: nothing acted, and its stopper hands the claim back
+                }
                 if (look.payload() != null) {
                     ItemLogContext.epoch(look.epoch());
                 }
@@ -118,10 +133,10 @@ final class ClaimWork {
                 } else if (look.outcome() != null) {
                     settle(look.outcome());
                 } else if (!finished.get()) { // a stop during the look cancels before any handler starts
-                    attempt = Attempt.start(handler, new WorkItem(claim.id(), claim.attempt(), look.payload(),
-                            look.epoch(), clock.now()), claim, clock, timeout, events, this::decided);
+                    made.run(handler, new WorkItem(claim.id(), claim.attempt(), look.payload(), look.epoch(),
+                            clock.now()), timeout);
                     if (finished.get()) {
-                        attempt.cancel(); // cancelled while the handler started: it saw no attempt to stop
+                        made.cancel(); // cancelled while the handler started: it saw no attempt to stop
                     }
                 }
             } finally {
@@ -177,12 +192,16 @@ final class ClaimWork {
 
         @Override
         public boolean stopAct() {
-            Attempt a = attempt;
-            if (a != null && !a.cancel()) {
-                return false;
+            if (phase.compareAndSet(LOOKING, STOPPED)) {
+                return stopped(); // still in its look (or not begun): nothing of it acted
             }
-            // No attempt yet: still in the look, whose outcome (if any) settle() now drops; start() cancels
-            // an attempt it starts after this.
+            Attempt a = attempt;
+            // Acting with no attempt: the look's own outcome (gone, oversized, junk, refused) is being
+            // settled, which is no act under the epoch. An attempt already decided is settled as usual.
+            return a != null && a.cancel() && stopped();
+        }
+
+        private boolean stopped() {
             if (finished.compareAndSet(false, true)) {
                 done.accept("cancelled");
                 return true;

@@ -26,7 +26,11 @@ public final class BorrowedEpoch implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(BorrowedEpoch.class);
     private static final Duration SHORTEST_READ_PERIOD = Duration.ofMillis(50);
 
-    /** What the watch tells. Called with the watch's lock held: return quickly. */
+    /**
+     * What the watch tells. {@code borrowable} and {@code unreadable} are called with the watch's lock held
+     * (return quickly); {@code stale} after it was let go, once: it may stop acts (no reader of the epoch
+     * waits on it meanwhile).
+     */
     public interface Listener {
 
         /** {@code held}'s epoch may be acted under from now on; answers whether CMD will (if not, the watch ends). */
@@ -105,7 +109,14 @@ public final class BorrowedEpoch implements AutoCloseable {
                 failed(e);
                 return;
             }
-            answered(sentAt, seen.orElse(null));
+            tell(answered(sentAt, seen.orElse(null)));
+        }
+    }
+
+    /** Runs what a decision made under the lock has to tell, with the lock let go. */
+    private static void tell(Runnable told) {
+        if (told != null) {
+            told.run();
         }
     }
 
@@ -114,15 +125,15 @@ public final class BorrowedEpoch implements AutoCloseable {
         return over;
     }
 
-    private synchronized void answered(long sentAt, LeaseStore.Versioned seen) {
+    private synchronized Runnable answered(long sentAt, LeaseStore.Versioned seen) {
         if (over) {
-            return;
+            return null;
         }
         answeredAt = clock.monotonicNanos();
         failing = false;
         if (seenAny && same(shown, seen)) {
             shownSentAt = sentAt;
-            return;
+            return null;
         }
         boolean first = !seenAny;
         long p = shownSentAt;
@@ -130,16 +141,17 @@ public final class BorrowedEpoch implements AutoCloseable {
         shown = seen;
         shownSentAt = sentAt;
         if (first) {
-            return;
+            return null;
         }
         if (epoch == 0) {
             offer(seen, p);
         } else if (holding(seen) && seen.epoch() == epoch) {
             renewedAfter(p);
         } else {
-            stale(why(seen), Math.min(renewedAfter + timing.killAfter().toNanos(),
+            return stale(why(seen), Math.min(renewedAfter + timing.killAfter().toNanos(),
                     clock.monotonicNanos() + timing.grace().toNanos()));
         }
+        return null;
     }
 
     private void offer(LeaseStore.Versioned seen, long p) {
@@ -163,15 +175,15 @@ public final class BorrowedEpoch implements AutoCloseable {
             deadline.close();
         }
         long in = p + timing.renewDeadline().toNanos() - clock.monotonicNanos();
-        deadline = clock.timer("leasehold-exec-borrowed", Duration.ofNanos(Math.max(0, in)), () -> expired(p));
+        deadline = clock.timer("leasehold-borrowed-deadline", Duration.ofNanos(Math.max(0, in)), () -> tell(expired(p)));
     }
 
-    private synchronized void expired(long p) {
+    private synchronized Runnable expired(long p) {
         if (over || renewedAfter != p) {
-            return; // renewed since: a newer timer counts
+            return null; // renewed since: a newer timer counts
         }
-        stale("no renewal of epoch " + epoch + " was seen within leasehold.lease.renew-deadline ("
-                + timing.renewDeadline() + "): CMD stops before a new holder could take over", p
+        return stale("no renewal of epoch " + epoch + " was seen within leasehold.lease.renew-deadline ("
+                + timing.renewDeadline() + "): what acts under it stops before a new holder could take over", p
                 + timing.killAfter().toNanos());
     }
 
@@ -191,21 +203,27 @@ public final class BorrowedEpoch implements AutoCloseable {
         failing = true; // a failed read moves nothing: the deadline counts from the last change seen
     }
 
-    private void stale(String why, long killAtNanos) {
+    /** Ends the watch under the lock; answers the telling, for the caller to run once the lock is let go. */
+    private Runnable stale(String why, long killAtNanos) {
         close();
-        listener.stale(why, killAtNanos);
+        return () -> listener.stale(why, killAtNanos);
     }
 
     /**
      * Ends the watch now: an epoch still borrowed is told stale at once (KILL due now), whatever its
      * deadline; otherwise the watch just closes. Told once, whichever of this and the timer comes first.
      */
-    public synchronized void endNow(String why) {
-        if (!over && epoch != 0) {
-            stale(why, clock.monotonicNanos());
-        } else {
-            close();
+    public void endNow(String why) {
+        Runnable told;
+        synchronized (this) {
+            if (!over && epoch != 0) {
+                told = stale(why, clock.monotonicNanos());
+            } else {
+                close();
+                told = null;
+            }
         }
+        tell(told);
     }
 
     /** Stops watching: nothing is told any more. */

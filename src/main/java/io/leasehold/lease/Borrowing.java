@@ -14,9 +14,10 @@ public final class Borrowing {
 
     /**
      * Nothing may act under {@code epoch} any more: what runs under it stops now and is dead by
-     * {@code killAtNanos} on the monotonic clock.
+     * {@code killAtNanos} on the monotonic clock. {@code byTake}: ended because this instance takes the
+     * lease (expected), not because the holder was not seen renewing.
      */
-    public record Lapse(long epoch, String why, long killAtNanos) {
+    public record Lapse(long epoch, String why, long killAtNanos, boolean byTake) {
     }
 
     private final LeaseStore store;
@@ -26,6 +27,8 @@ public final class Borrowing {
     private final Consumer<Lapse> onLapse;
     private volatile BorrowedEpoch watch;
     private boolean ended;
+    /** The reason {@link #endNow} was given: a lapse told with this very string is this instance's own take's. */
+    private volatile String takeWhy;
 
     /** {@code onLapse}: called on the watch's timer or reading thread, once per epoch borrowed; returns quickly. */
     public Borrowing(LeaseStore store, Clock clock, LeaseTiming timing, Holder me, Consumer<Lapse> onLapse) {
@@ -66,7 +69,7 @@ public final class Borrowing {
     }
 
     /**
-     * This instance takes the lease, or stops: what runs under a borrowed epoch is told to stop now,
+     * This instance takes the lease: what runs under a borrowed epoch is told to stop now,
      * before the call returns, so none of it runs on past this instance's first act under its own epoch.
      * The next {@link #look} starts watching afresh (a take that fails waits like any candidate).
      */
@@ -77,16 +80,25 @@ public final class Borrowing {
             watch = null;
         }
         if (current != null) {
+            takeWhy = why;
             current.endNow(why);
         }
     }
 
-    /** For good: at shutdown, and once the lease is held or lost. */
-    public void close(String why) {
+    /**
+     * For good, telling nothing: at shutdown (the drain has stopped already) and at a loss (the process
+     * exits, and stops every act first).
+     */
+    public void close() {
+        BorrowedEpoch current;
         synchronized (this) {
             ended = true;
+            current = watch;
+            watch = null;
         }
-        endNow(why);
+        if (current != null) {
+            current.close();
+        }
     }
 
     /** What one watch tells: the epoch it lent, once, and its end. */
@@ -107,7 +119,7 @@ public final class Borrowing {
         @Override
         public void stale(String why, long killAtNanos) {
             if (lent != 0) {
-                onLapse.accept(new Lapse(lent, why, killAtNanos));
+                onLapse.accept(new Lapse(lent, why, killAtNanos, why == takeWhy)); // the same string, not an equal one
             }
         }
     }

@@ -534,7 +534,7 @@ public final class ControllerLease implements LeaseGate {
         }
         ownRevision = 0;
         closeTimers();
-        closeBorrowing("the controller lease was lost");
+        closeBorrowing();
         standing = standing.with("lost", from.epoch(), standing.holder(), standing.renewedAt(), why);
         lostStanding = standing;
         long killAt = from.is(LeaseState.Mode.HELD) ? from.sentAtNanos() + timing.killAfter().toNanos()
@@ -553,7 +553,7 @@ public final class ControllerLease implements LeaseGate {
             return;
         }
         closeTimers();
-        closeBorrowing("the service stops");
+        closeBorrowing();
         standing = standing.with("waiting", 0, null, null, "released at shutdown");
         try {
             steps.submit(this::giveBack).get(RELEASE_LIMIT.toNanos(), TimeUnit.NANOSECONDS);
@@ -593,10 +593,10 @@ public final class ControllerLease implements LeaseGate {
         }
     }
 
-    private void closeBorrowing(String why) {
+    private void closeBorrowing() {
         Borrowing lent = borrowing;
         if (lent != null) {
-            lent.close(why);
+            lent.close();
         }
     }
 

@@ -45,6 +45,25 @@ public record LeaseTiming(Duration duration, Duration renewEvery, Duration renew
         return renewDeadline.plus(duration.minus(renewDeadline).dividedBy(2));
     }
 
+    /** Less slack than this between renew-deadline and renew-every is warned of (see {@link #borrowingWarning}). */
+    public static final Duration BORROWING_SLACK = Duration.ofMillis(500);
+
+    /**
+     * A borrower sees the holder's next renewal up to two of its reads late ({@link BorrowedEpoch#readEvery}),
+     * and must see it within renew-deadline − renew-every: with less slack than {@link #BORROWING_SLACK}, one
+     * slow read makes a live holder's borrower stop its work. Valid, but said once at start.
+     */
+    public java.util.Optional<String> borrowingWarning() {
+        Duration slack = renewDeadline.minus(renewEvery);
+        if (slack.compareTo(BORROWING_SLACK) >= 0) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of("leasehold.lease.renew-deadline (" + renewDeadline + ") is only " + slack.toMillis()
+                + " ms longer than leasehold.lease.renew-every (" + renewEvery + "): an instance acting beside the"
+                + " holder (claims mode) stops its work whenever a read of the lease is slow; keep them at least "
+                + BORROWING_SLACK.toMillis() + " ms apart");
+    }
+
     /** TERM at the deadline, KILL after this. */
     public Duration grace() {
         return killAfter().minus(renewDeadline);

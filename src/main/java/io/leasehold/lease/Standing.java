@@ -8,7 +8,8 @@ import java.time.Instant;
  * null ({@code io.leasehold.api.StandingJson}), so the lease needs no JSON library.
  *
  * @param mode held, waiting, unleased, no-bus or lost
- * @param epoch the epoch this process acts under (the holder's when waiting; 0 when none)
+ * @param epoch the epoch this process acts under; when waiting, the holder's as last seen (whether this
+ *     process acts beside it under that epoch, in claims mode, the reason says); 0 when none
  * @param holder who holds the lease as last seen, if anyone
  * @param renewedAt when this process last renewed it (held only)
  * @param reason why the mode is what it is, for people

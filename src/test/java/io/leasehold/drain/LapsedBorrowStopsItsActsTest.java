@@ -92,12 +92,49 @@ class LapsedBorrowStopsItsActsTest extends SpoolTestBase {
         assertTrue(settling.await(30, TimeUnit.SECONDS), "the settlement is under way");
 
         onTheLeaseTimer(() -> a.drainer.stopActsUnder(7));
+        assertEquals(1, a.drainer.claimsHeld(), "still held, by its settlement");
         goOn.countDown();
 
         Await.until("x is settled in done/", WAIT, () -> settledIn(SpoolFolder.DONE, "x"));
         assertEquals(Set.of(), Set.copyOf(a.handler.cancelled), "its act was over: nothing to stop");
         a.drainer.handBackStopped();
         assertFalse(settledIn(SpoolFolder.PENDING, "x"), "never handed back to run again");
+    }
+
+    /**
+     * From a review: a handler that answers inline (here it throws) is settled inside the attempt's start,
+     * before the run had published its attempt; the stop took that for a run still in its look, ended it,
+     * and the outcome then waited to be written for a claim nobody renewed any more.
+     */
+    @Test
+    void anOutcomeDecidedInlineAndBeingWrittenIsNeitherStoppedNorLeftUnrenewed() throws Exception {
+        AtomicReference<FaultySpool> hook = new AtomicReference<>();
+        Instance a = instanceWith(hook);
+        CountDownLatch inSettle = new CountDownLatch(1);
+        CountDownLatch goOn = new CountDownLatch(1);
+        hook.get().failNext("writeRecord", 1, () -> { // the inline settlement's first write, on the lane
+            inSettle.countDown();
+            try {
+                goOn.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return new IOException("No space left on device");
+        });
+        a.handler.throwing = new RuntimeException("boom"); // decided inside the attempt's start: retry
+        enqueue("x");
+        Thread poll = new Thread(a::poll);
+        poll.start();
+        assertTrue(inSettle.await(30, TimeUnit.SECONDS), "x's outcome is being written, inline");
+
+        onTheLeaseTimer(() -> a.drainer.stopActsUnder(7));
+        goOn.countDown();
+        poll.join(WAIT.toMillis());
+
+        Await.until("the outcome waits to be written", WAIT, () -> a.drainer.settlementsWaiting() == 1);
+        assertEquals(1, a.drainer.claimsHeld(), "held and renewed while its outcome waits");
+        a.drainer.handBackStopped();
+        assertFalse(settledIn(SpoolFolder.PENDING, "x"), "its outcome is known: never handed back to run again");
     }
 
     @Test

@@ -68,11 +68,29 @@ final class FencingRig implements AutoCloseable {
     private final List<Path> commandPids = new ArrayList<>();
     private int items;
 
+    /** What an attempt runs, given the act log: shell that acts into it. */
+    @FunctionalInterface
+    interface Work {
+        String shell(ActLog acts);
+    }
+
+    /** Attempts that act until they are stopped (longer than any deadline). */
+    static final Work UNTIL_STOPPED = acts -> acts.loop("$INSTANCE/$$");
+
+    /** Attempts that act for about {@code seconds} (every 50 ms), then end. */
+    static Work acting(int seconds) {
+        return acts -> acts.acts("$INSTANCE/$$", (int) (seconds * 1000 / ActLog.EVERY.toMillis()));
+    }
+
     FencingRig(String name, Timing timing) {
+        this(name, timing, UNTIL_STOPPED);
+    }
+
+    FencingRig(String name, Timing timing, Work work) {
         this.timing = timing;
         this.acts = ActLog.in(Path.of("target", "it-acts").toAbsolutePath()
                 .resolve(name + "-" + System.currentTimeMillis()));
-        this.cluster = new LeaseCluster(name, NatsServer.start(), acts.loop("$INSTANCE/$$"));
+        this.cluster = new LeaseCluster(name, NatsServer.start(), work.shell(acts));
     }
 
     /** A service in leader mode with the rig's timings, NATS through its own proxy; not yet ready. */

@@ -15,7 +15,12 @@ final class FencingRigs implements AfterEachCallback {
 
     /** A new rig, closed after the test. */
     FencingRig start(String name, FencingRig.Timing timing) {
-        FencingRig rig = new FencingRig(name, timing);
+        return start(name, timing, FencingRig.UNTIL_STOPPED);
+    }
+
+    /** As {@link #start(String, FencingRig.Timing)}, each attempt acting as {@code work} says ({@link FencingRig#acting}). */
+    FencingRig start(String name, FencingRig.Timing timing, FencingRig.Work work) {
+        FencingRig rig = new FencingRig(name, timing, work);
         started.add(rig);
         return rig;
     }

@@ -111,6 +111,7 @@ class BorrowingInTheServiceTest {
         assertEquals(epoch, b.lapses.get(0).epoch());
         assertEquals(p + timing.renewDeadline().toNanos(), b.lapsedAt.get(0), "on its timer at p + renew-deadline");
         assertEquals(p + timing.killAfter().toNanos(), b.lapses.get(0).killAtNanos(), "KILL by p + killAfter");
+        assertTrue(!b.lapses.get(0).byTake(), "a lapse, not a take: the log warns");
         assertThrows(ActRefused.class, b.lease::epochForAct);
 
         link.cut = false;
@@ -151,12 +152,24 @@ class BorrowingInTheServiceTest {
             assertEquals(List.of(old), b.lapses.stream().map(Borrowing.Lapse::epoch).toList(),
                     "told to stop before the take is written");
             assertTrue(b.lapses.get(0).killAtNanos() <= b.clock.monotonicNanos(), "KILL due at once");
+            assertTrue(b.lapses.get(0).byTake(), "told as the take's own (the log says it at info)");
             assertThrows(ActRefused.class, b.lease::epochForAct, "nothing acts while the take is on its way");
         } finally {
             take.release();
             step.get(10, TimeUnit.SECONDS);
         }
         assertTrue(b.lease.epochForAct() > old, "then b acts under its own epoch");
+    }
+
+    @Test
+    void tooLittleSlackBetweenTheDeadlineAndTheRenewalsIsWarnedOfNamingBothKeys() {
+        LeaseTiming tight = new LeaseTiming(Duration.ofSeconds(3), Duration.ofMillis(1000), Duration.ofMillis(1100));
+        String said = tight.borrowingWarning().orElseThrow();
+        assertTrue(said.contains("leasehold.lease.renew-deadline") && said.contains("leasehold.lease.renew-every")
+                && said.contains("at least 500 ms apart"), said);
+        assertTrue(LeaseStateMachineTest.TIMING.borrowingWarning().isEmpty(), "the defaults leave 5 s");
+        assertTrue(new LeaseTiming(Duration.ofSeconds(3), Duration.ofSeconds(1), Duration.ofMillis(1500))
+                .borrowingWarning().isEmpty(), "500 ms is enough");
     }
 
     /** A link that answers nothing: every call fails as a request with no answer does. */
