@@ -3,6 +3,7 @@ package io.leasehold.command;
 import io.leasehold.lease.BorrowedEpoch;
 import io.leasehold.lease.LeaseStore;
 import java.util.concurrent.CompletableFuture;
+import org.jboss.logging.Logger;
 
 /**
  * How {@code lease exec} comes to the epoch CMD acts under: whichever of its own lease (taken,
@@ -10,6 +11,8 @@ import java.util.concurrent.CompletableFuture;
  * once. A borrowed epoch going stale afterwards stops CMD.
  */
 final class ExecDecision implements TakenLease.Listener, BorrowedEpoch.Listener {
+
+    private static final Logger LOG = Logger.getLogger(ExecDecision.class);
 
     enum Kind { TAKEN, UNLEASED, BORROWED, REFUSED }
 
@@ -51,6 +54,11 @@ final class ExecDecision implements TakenLease.Listener, BorrowedEpoch.Listener 
     @Override
     public boolean borrowable(LeaseStore.Versioned held) {
         return verdict.complete(new Verdict(Kind.BORROWED, held, null));
+    }
+
+    @Override
+    public void readFailing(String why) {
+        LOG.warn(why);
     }
 
     @Override

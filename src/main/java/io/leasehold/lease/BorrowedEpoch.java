@@ -3,7 +3,6 @@ package io.leasehold.lease;
 import io.leasehold.core.Clock;
 import java.time.Duration;
 import java.util.Optional;
-import org.jboss.logging.Logger;
 
 /**
  * Another holder's epoch, as {@code lease exec} may act under it; the lease is read every
@@ -23,7 +22,6 @@ import org.jboss.logging.Logger;
  */
 public final class BorrowedEpoch implements AutoCloseable {
 
-    private static final Logger LOG = Logger.getLogger(BorrowedEpoch.class);
     private static final Duration SHORTEST_READ_PERIOD = Duration.ofMillis(50);
 
     /**
@@ -41,6 +39,13 @@ public final class BorrowedEpoch implements AutoCloseable {
 
         /** The borrowed epoch is stale: CMD gets TERM now and must be dead by {@code killAtNanos}. */
         void stale(String why, long killAtNanos);
+
+        /**
+         * Reads began to fail (said once until one answers again); nothing changes by it: a borrowed epoch
+         * simply lapses at its deadline. For the log of whoever has one.
+         */
+        default void readFailing(String why) {
+        }
     }
 
     private final LeaseStore store;
@@ -198,7 +203,8 @@ public final class BorrowedEpoch implements AutoCloseable {
             return;
         }
         if (!failing) {
-            LOG.warnf("the lease could not be read (tried again every %s): %s", readEvery(timing), e.getMessage());
+            listener.readFailing("the lease could not be read (tried again every " + readEvery(timing) + "): "
+                    + e.getMessage());
         }
         failing = true; // a failed read moves nothing: the deadline counts from the last change seen
     }
