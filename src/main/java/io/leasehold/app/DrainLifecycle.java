@@ -115,6 +115,8 @@ public class DrainLifecycle {
      */
     private void leaseLost(LeaseEvents.Loss loss) {
         drainer.stopActs();
+        LOG.errorf("exiting with status %d: a supervisor (systemd, Kubernetes, Knative) restarts this instance as a"
+                + " candidate for the lease; run the service under one (docs/lease.md)", EXIT_LEASE_LOST);
         leaseThreads.execute(() -> { // never queued behind the work that fills the worker pool
             drainer.stopNow();
             Quarkus.asyncExit(EXIT_LEASE_LOST);

@@ -190,8 +190,8 @@ public class LeaseService {
     }
 
     private void lapsed(Borrowing.Lapse lapse) {
-        String line = "no longer acting under the holder's epoch %d: %s; what runs under it is stopped now and its"
-                + " items go back to pending/";
+        String line = "no longer acting under the holder's epoch %d: %s; whatever runs under it is stopped now and"
+                + " goes back to pending/";
         if (lapse.byTake()) {
             LOG.infof(line, lapse.epoch(), lapse.why()); // the take's own line follows
         } else {

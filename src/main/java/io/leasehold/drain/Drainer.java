@@ -261,7 +261,7 @@ public final class Drainer {
             // claim itself: a later claim of the same id is another entry).
             working.put(current, run);
             if (!accepting) {
-                handBack(current); // claimed while a stop ran: stop's own hand-back may have missed it
+                handBack(current, "at shutdown"); // claimed while a stop ran: stop's own hand-back may have missed it
                 run.cancel();
             }
             try {
@@ -426,7 +426,7 @@ public final class Drainer {
     /** Hands back the claims whose attempts were stopped; blocks on the spool (a dead link waits out its timeout). */
     public void handBackStopped() {
         for (HeldClaim claim = stopped.poll(); claim != null; claim = stopped.poll()) {
-            giveBack(claim, "its epoch lapsed");
+            giveBack(claim, "as the epoch it ran under lapsed");
         }
     }
 
@@ -441,23 +441,24 @@ public final class Drainer {
         }
         // An outcome that could not be written yet gets one more try: handing it back would run it again.
         settlementRetry.retryAll();
+        String when = timeout.isZero() ? "as the controller lease was lost" : "at shutdown";
         for (HeldClaim claim = stopped.poll(); claim != null; claim = stopped.poll()) {
-            giveBack(claim, "at shutdown");
+            giveBack(claim, when);
         }
         for (HeldClaim claim : List.copyOf(held.values())) {
-            handBack(claim);
+            handBack(claim, when);
         }
         ticks.forEach(TickingClock.Ticks::close);
         ticks.clear();
     }
 
-    private void handBack(HeldClaim claim) {
+    private void handBack(HeldClaim claim, String when) {
         if (claim.beginFinishing()) {
             ClaimWork.Run work = working.get(claim);
             if (work != null) {
                 work.cancel();
             }
-            giveBack(claim, "at shutdown");
+            giveBack(claim, when);
         }
     }
 

@@ -124,8 +124,8 @@ public final class ControllerLease implements LeaseGate {
         }
         long borrowed = lent.epoch();
         return now.with("waiting", now.epoch(), now.holder(), now.renewedAt(), now.reason() + (borrowed > 0
-                ? "; this instance acts beside it under epoch " + borrowed + " while it sees it renew"
-                : "; this instance acts beside it only once it sees it renew"));
+                ? "; this instance acts beside the holder under its epoch " + borrowed + " while it sees the holder renew"
+                : "; this instance acts beside the holder only once it sees the holder renew"));
     }
 
     /**

@@ -45,7 +45,7 @@ class LeaseDrainModeIT {
         if (mode.equals("claims")) { // the waiting one acts once it has seen the holder renew
             ServiceProcess waiting = holder == a ? b : a;
             Await.until(waiting.name() + " acts beside the holder", Duration.ofSeconds(20),
-                    () -> lease(waiting).reason().contains("acts beside it under epoch"));
+                    () -> lease(waiting).reason().contains("acts beside the holder under its epoch"));
         }
         Set<String> ids = IntStream.range(0, items).mapToObj(i -> "item-" + i)
                 .collect(Collectors.toCollection(TreeSet::new));

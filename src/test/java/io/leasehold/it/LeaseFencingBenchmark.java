@@ -87,7 +87,7 @@ class LeaseFencingBenchmark {
             List<ServiceProcess> acting = mode.equals("leader") ? List.of(holder) : all;
             for (ServiceProcess b : mode.equals("leader") ? List.<ServiceProcess>of() : others) {
                 Await.until(b.name() + " acts beside the holder", FencingRig.WITHIN,
-                        () -> LeaseCluster.lease(b).reason().contains("acts beside it under epoch " + epoch));
+                        () -> LeaseCluster.lease(b).reason().contains("acts beside the holder under its epoch " + epoch));
             }
             for (int i = 1; i <= acting.size() * concurrency + 2; i++) {
                 assertEquals(201, holder.enqueue("long-" + i, "x").statusCode(), "enqueue long-" + i);

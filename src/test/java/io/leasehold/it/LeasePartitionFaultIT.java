@@ -87,7 +87,7 @@ class LeasePartitionFaultIT {
         long epoch = LeaseCluster.lease(holder).epoch();
         for (ServiceProcess b : borrowers) { // each acts once it has seen the holder renew
             Await.until(b.name() + " acts beside the holder", WITHIN,
-                    () -> LeaseCluster.lease(b).reason().contains("acts beside it under epoch " + epoch));
+                    () -> LeaseCluster.lease(b).reason().contains("acts beside the holder under its epoch " + epoch));
         }
         if (kind.equals("jetstream")) {
             enqueue(holder, "long", 6);
