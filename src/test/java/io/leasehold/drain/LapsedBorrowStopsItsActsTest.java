@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.core.Outcome;
-import io.leasehold.spool.ArrivalWatch;
 import io.leasehold.spool.SpoolFolder;
 import io.leasehold.testing.Await;
 import java.io.IOException;
@@ -23,16 +22,6 @@ import org.junit.jupiter.api.Test;
  * and the drain goes on (issue 24). The stopped claims go back to pending/ afterwards, from another thread.
  */
 class LapsedBorrowStopsItsActsTest extends SpoolTestBase {
-
-    private Instance instanceWith(AtomicReference<FaultySpool> hook) {
-        Instance instance = new Instance(layout, T0, 5, true, ArrivalWatch.NONE, real -> {
-            FaultySpool faulty = new FaultySpool(real);
-            hook.set(faulty);
-            return faulty;
-        });
-        instances.add(instance);
-        return instance;
-    }
 
     /** Runs {@code stop} on a thread of its own, as the lease's timer does, and waits for it to end. */
     private static void onTheLeaseTimer(Runnable stop) throws InterruptedException {

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.leasehold.spool.ArrivalWatch;
 import io.leasehold.spool.SpoolFolder;
 import io.leasehold.testing.Await;
 import java.io.IOException;
@@ -21,16 +20,6 @@ import org.junit.jupiter.api.Test;
  * timeout on the dead link before it cancelled the next, whose child ran on past the successor's take).
  */
 class LossStopsEveryActFirstTest extends SpoolTestBase {
-
-    private Instance instanceWith(AtomicReference<FaultySpool> hook) {
-        Instance instance = new Instance(layout, T0, 5, true, ArrivalWatch.NONE, real -> {
-            FaultySpool faulty = new FaultySpool(real);
-            hook.set(faulty);
-            return faulty;
-        });
-        instances.add(instance);
-        return instance;
-    }
 
     private Instance twoRunning(AtomicReference<FaultySpool> hook) throws IOException {
         Instance a = instanceWith(hook);

@@ -50,6 +50,17 @@ abstract class SpoolTestBase {
         return instance;
     }
 
+    /** An instance draining through a {@link FaultySpool}, handed to {@code hook} for the test to script. */
+    Instance instanceWith(java.util.concurrent.atomic.AtomicReference<FaultySpool> hook) {
+        Instance instance = new Instance(layout, T0, 5, true, ArrivalWatch.NONE, real -> {
+            FaultySpool faulty = new FaultySpool(real);
+            hook.set(faulty);
+            return faulty;
+        });
+        instances.add(instance);
+        return instance;
+    }
+
     Instance instance(Instant start, TakeoverRule takeover) {
         Instance instance = new Instance(layout, start, 5, true, ArrivalWatch.NONE, takeover);
         instances.add(instance);
