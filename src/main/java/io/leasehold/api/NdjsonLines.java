@@ -55,10 +55,13 @@ final class NdjsonLines {
         }
     }
 
-    /** Skips spaces, tabs and CRs; returns the byte after them (not consumed), or -1 at the end. */
+    /**
+     * Skips spaces, tabs and CRs; returns the byte after them (not consumed) as its unsigned value, or -1
+     * at the end: a signed byte would read a line led by a byte of 0x80 or more as the end of the body.
+     */
     private int skipBlanks() throws IOException {
         while (fill()) {
-            byte b = buffer[position];
+            int b = buffer[position] & 0xFF;
             if (b != ' ' && b != '\t' && b != '\r') {
                 return b;
             }

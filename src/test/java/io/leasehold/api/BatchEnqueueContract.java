@@ -132,6 +132,54 @@ abstract class BatchEnqueueContract extends BackendContract {
         }
     }
 
+    static Stream<Arguments> rawBadLines() {
+        return Stream.of(
+                Arguments.of(bytes("\u00e9 x"), "not valid JSON"), // a line led by a non-ASCII character
+                Arguments.of(new byte[] {(byte) 0xFF}, "not valid JSON"), // a lone byte that is no UTF-8
+                Arguments.of(new byte[] {(byte) 0x80, '{', '}'}, "not valid JSON"), // a stray continuation byte
+                Arguments.of(concat(bytes("{\"id\":\"x-u\",\"payload\":\"a"), new byte[] {(byte) 0xC3, '"', '}'}),
+                        "not valid JSON")); // a payload cut inside a character
+    }
+
+    /** Raw bytes, not text: a byte at or above 0x80 is read as the unsigned value it is, never as an end. */
+    @ParameterizedTest
+    @MethodSource("rawBadLines")
+    void aLineOfBytesThatIsNotUtf8JsonRefusesTheWholeBatchNamingIt(byte[] bad, String why) throws IOException {
+        for (int at : new int[] {1, 2, 3}) {
+            String prefix = SpoolFixture.uniqueId("raw");
+            java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+            for (int n = 1; n <= 3; n++) {
+                body.writeBytes(n == at ? concat(bad, new byte[] {'\n'}) : bytes(line(prefix + "-" + n, "fine " + n)));
+            }
+            List<String> before = spool.holdings();
+            String error = given().contentType("application/x-ndjson").body(body.toByteArray()).when()
+                    .post("/items/batch").then().statusCode(400).extract().path("error");
+            assertTrue(error.startsWith("line " + at + ": ") && error.contains(why), error);
+            assertEquals(before, spool.holdings(), "nothing written for a bad line " + at);
+        }
+    }
+
+    @Test
+    void rawUtf8InAPayloadIsEnqueuedLikeAnyOtherLine() throws IOException {
+        String prefix = SpoolFixture.uniqueId("utf8");
+        String body = line(prefix + "-1", "plain") + line(prefix + "-2", "\u00e9t\u00e9 \u2603 \ud83d\ude00")
+                + "{\"payload\":\"\u00e9\",\"id\":\"" + prefix + "-3\"}\n";
+        given().contentType("application/x-ndjson").body(bytes(body)).when().post("/items/batch").then()
+                .statusCode(201).body("items.id", equalTo(List.of(prefix + "-1", prefix + "-2", prefix + "-3")));
+        assertEquals("\u00e9t\u00e9 \u2603 \ud83d\ude00", text(prefix + "-2"));
+        assertEquals("\u00e9", text(prefix + "-3"));
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
     @Test
     void aKnownIdRefusesTheBatchWith409NamingItsLine() throws IOException {
         String prefix = SpoolFixture.uniqueId("known");
