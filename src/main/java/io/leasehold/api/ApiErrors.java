@@ -1,5 +1,6 @@
 package io.leasehold.api;
 
+import io.leasehold.config.OpenFilesLimit;
 import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.SpoolUpkeep;
 import jakarta.inject.Singleton;
@@ -61,6 +62,14 @@ public class ApiErrors {
         if (e instanceof ItemStore.SpoolUnavailableException) {
             return Response.fromResponse(answer(503, e.getMessage())).header(HttpHeaders.RETRY_AFTER, "1").build();
         }
+        if (descriptorsExhausted(e)) {
+            // EMFILE or ENFILE: a burst took every descriptor; it passes once connections close.
+            LOG.warnf("spool operation refused: the service ran out of open files (%s)", e.getMessage());
+            return Response.fromResponse(answer(503, "the service ran out of open files for now (" + e.getMessage()
+                    + "); nothing was kept, try again shortly. If this repeats, raise its open-files limit (ulimit -n,"
+                    + " now " + OPEN_FILES + ") or lower leasehold.item.max-uploads"))
+                    .header(HttpHeaders.RETRY_AFTER, "1").build();
+        }
         Optional<String> full = filesystemFull(e);
         if (full.isPresent()) {
             // 507 Insufficient Storage: the client may try again later, once space was freed.
@@ -70,6 +79,19 @@ public class ApiErrors {
         }
         LOG.warnf(e, "spool operation failed");
         return answer(500, "the spool could not be used: " + e.getMessage());
+    }
+
+    private static final String OPEN_FILES = OpenFilesLimit.current().stream().mapToObj(Long::toString).findFirst()
+            .orElse("unknown");
+
+    /**
+     * EMFILE or ENFILE in {@code e}, its causes or what it suppressed ("Too many open files", "... in
+     * system", as the C library words both).
+     */
+    static boolean descriptorsExhausted(Throwable e) {
+        return e != null && (String.valueOf(e instanceof FileSystemException f ? f.getReason() : e.getMessage())
+                .contains("Too many open files") || descriptorsExhausted(e.getCause())
+                || java.util.Arrays.stream(e.getSuppressed()).anyMatch(ApiErrors::descriptorsExhausted));
     }
 
     /** The C library's words when {@code e} or one of its causes says the filesystem is full. */

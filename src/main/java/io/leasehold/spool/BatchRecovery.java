@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.Set;
 import org.jboss.logging.Logger;
 
 /**
@@ -25,9 +24,9 @@ final class BatchRecovery {
     private final SpoolLayout layout;
     private final Reservations reservations;
     private final GroupCommit pendingSync;
-    private final Set<String> live;
+    private final BatchMakers live;
 
-    BatchRecovery(SpoolLayout layout, Reservations reservations, GroupCommit pendingSync, Set<String> live) {
+    BatchRecovery(SpoolLayout layout, Reservations reservations, GroupCommit pendingSync, BatchMakers live) {
         this.layout = layout;
         this.reservations = reservations;
         this.pendingSync = pendingSync;
@@ -41,12 +40,13 @@ final class BatchRecovery {
             for (Path dir : batches) {
                 String name = dir.getFileName().toString();
                 Optional<FileFacts> facts = FileFacts.of(dir);
-                if (live.contains(name) || facts.isEmpty() || !facts.get().directory()) {
+                if (live.making(name) || facts.isEmpty() || !facts.get().directory()) {
                     continue;
                 }
                 BatchFolder folder = BatchFolder.at(dir);
-                boolean dead = BatchFolder.maker(name).filter(MakerIdentity::provablyDead).isPresent();
+                boolean dead = live.givenUp(name) || BatchFolder.maker(name).filter(MakerIdentity::provablyDead).isPresent();
                 if ((dead || untouchedSince(folder, facts.get(), cutoff)) && finish(folder)) {
+                    live.finished(name);
                     finished++;
                 }
             }

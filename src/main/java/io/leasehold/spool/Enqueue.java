@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
+import org.jboss.logging.Logger;
 
 /**
  * POST /items: the id is reserved first ({@link Reservations}), which makes it known to every instance
@@ -35,6 +36,7 @@ import java.util.function.Consumer;
 final class Enqueue {
 
     private static final int COPY_BUFFER = 64 * 1024;
+    private static final Logger LOG = Logger.getLogger(Enqueue.class);
 
     private final SpoolLayout layout;
     private final ItemQueries queries;
@@ -70,12 +72,12 @@ final class Enqueue {
         Optional<ClaimName> parked = Schedule.parkedClaim(id, runAt, clock.now(), terms);
         Path upload = layout.file(SpoolFolder.TMP, HalfMoves.UPLOAD_PREFIX + id + "~"
                 + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36));
+        Throwable failure = null;
         try (FileChannel channel = FileChannel.open(upload, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             long ino = FileFacts.of(upload).orElseThrow(() -> new ItemStore.UploadLostException(id)).ino();
             // Known from here on, to every instance: a second enqueue is 409 while this one still uploads.
-            if (!reservations.reserve(id, ino)) {
-                throw new ItemStore.DuplicateItemException(id);
-            }
+            Reservations.Made reservation = reservations.reserveOwn(id, ino)
+                    .orElseThrow(() -> new ItemStore.DuplicateItemException(id));
             reservations.date(id, clock.now()); // when it was enqueued, on the service's clock
             boolean enqueued = false;
             try {
@@ -92,18 +94,27 @@ final class Enqueue {
                     (parked.isPresent() ? claimedSync : pendingSync).awaitSync();
                 } catch (IOException e) {
                     // Not durable: take it back. Only a drain that claimed it first keeps it (and its id known).
-                    enqueued = parked.isPresent() ? !unpark(parked.get()) : !Withdrawal.withdraw(layout, id, ino);
+                    try {
+                        enqueued = parked.isPresent() ? !unpark(parked.get()) : !Withdrawal.withdraw(layout, id, ino);
+                    } catch (IOException | RuntimeException takeBack) {
+                        // Left in pending/ unsynced, or gone: the id is released either way, and a pending
+                        // file nobody reserved is admitted by the drain as one dropped in.
+                        e.addSuppressed(takeBack);
+                    }
                     throw enqueued ? Withdrawal.keptAnyway(id, e) : e;
                 }
                 enqueued = true;
-            } finally {
+            } catch (IOException | RuntimeException | Error e) {
                 if (!enqueued) {
-                    reservations.release(id, ino);
+                    release(reservation, e);
                 }
+                throw e;
             }
+        } catch (IOException | RuntimeException | Error e) {
+            failure = e;
+            throw e;
         } finally {
-            // After the link the item keeps its pending/ name; before it (or withdrawn), nothing of it is left.
-            Files.deleteIfExists(upload);
+            removeUpload(id, upload, failure);
         }
         Instant now = clock.now();
         if (parked.isPresent()) {
@@ -113,6 +124,35 @@ final class Enqueue {
         census.enqueued(now);
         arrivals.accept(id);
         return new ItemView(id, ItemState.PENDING.label(), null, null, null, null, now);
+    }
+
+    /** The id is free again, or its release is owed and the failure told with the error that caused it. */
+    private void release(Reservations.Made reservation, Throwable cause) {
+        try {
+            reservations.release(reservation);
+        } catch (IOException e) {
+            cause.addSuppressed(e);
+            LOG.warnf("the reservation of %s could not be taken back (%s): it is retried by the next enqueue of"
+                    + " the id here and by housekeeping", reservation.id(), e.getMessage());
+        }
+    }
+
+    /**
+     * After the link the item keeps its pending/ name; before it (or withdrawn), nothing of it is left. An
+     * unlink that fails is added to the error answered; after a durable enqueue it is only logged: the upload's
+     * second name is removed once it is stale ({@link HalfMoves}), and the item is answered 201 as it is.
+     */
+    private static void removeUpload(String id, Path upload, Throwable failure) {
+        try {
+            Files.deleteIfExists(upload);
+        } catch (IOException e) {
+            if (failure != null) {
+                failure.addSuppressed(e);
+            } else {
+                LOG.warnf("the upload of %s could not be unlinked from tmp/ (%s): the drain removes that name once"
+                        + " it is %s old", id, e.getMessage(), HalfMoves.UPLOAD_GRACE);
+            }
+        }
     }
 
     private static final AttemptRecord SCHEDULED = new AttemptRecord(AttemptRecord.Kind.SCHEDULED, 0, "");

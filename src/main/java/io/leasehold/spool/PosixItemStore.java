@@ -9,8 +9,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /** The API's view of a spool on a POSIX filesystem. */
@@ -26,8 +24,8 @@ public final class PosixItemStore implements ItemStore, AutoCloseable {
     private final DirectorySync sync;
     /** One group commit of pending/ for every enqueue through this store, single or batch. */
     private final GroupCommit pendingSync;
-    /** Batch folders this process is making: its own housekeeping never touches them. */
-    private final Set<String> liveBatches = ConcurrentHashMap.newKeySet();
+    /** Batch folders this process is making (its own housekeeping never touches them), or gave up. */
+    private final BatchMakers liveBatches = new BatchMakers();
     private final BatchRecovery batches;
     private volatile Consumer<String> arrivals = id -> { };
     private final SpoolCensus census;

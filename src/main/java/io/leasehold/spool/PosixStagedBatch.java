@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -52,7 +51,7 @@ public final class PosixStagedBatch implements StagedBatch {
     private final ItemQueries queries;
     private final DirectorySync sync;
     private final GroupCommit pendingSync;
-    private final Set<String> live;
+    private final BatchMakers live;
     private final Consumer<String> arrivals;
     private final Supplier<String> newId;
     private final long maxBytes;
@@ -70,7 +69,7 @@ public final class PosixStagedBatch implements StagedBatch {
     Consumer<String> steps = step -> { };
 
     PosixStagedBatch(SpoolLayout layout, Reservations reservations, ItemQueries queries, DirectorySync sync,
-            GroupCommit pendingSync, Set<String> live, Consumer<String> arrivals, Supplier<String> newId, long maxBytes)
+            GroupCommit pendingSync, BatchMakers live, Consumer<String> arrivals, Supplier<String> newId, long maxBytes)
             throws IOException {
         this.layout = layout;
         this.reservations = reservations;
@@ -82,7 +81,7 @@ public final class PosixStagedBatch implements StagedBatch {
         this.newId = newId;
         this.maxBytes = maxBytes;
         this.folder = BatchFolder.create(layout);
-        live.add(folder.name); // this process's housekeeping leaves it alone while it is made
+        live.started(folder.name); // this process's housekeeping leaves it alone while it is made
     }
 
     /**
@@ -167,7 +166,7 @@ public final class PosixStagedBatch implements StagedBatch {
                     + " finishes it), but " + e.getMessage(), e);
         }
         finished = true;
-        live.remove(folder.name);
+        live.ended(folder.name);
         ids.forEach(arrivals);
         return ids;
     }
@@ -219,13 +218,20 @@ public final class PosixStagedBatch implements StagedBatch {
                 open = null;
             }
             if (!committed) {
-                BatchRecovery.rollBack(folder, reservations, false);
+                try {
+                    BatchRecovery.rollBack(folder, reservations, false);
+                } catch (IOException | RuntimeException e) {
+                    live.gaveUp(folder.name); // its ids stay known only until the next housekeeping
+                    throw e;
+                }
             } else {
-                LOG.warnf("batch %s is committed but was left unfinished: housekeeping rolls it forward", folder.dir);
+                live.gaveUp(folder.name);
+                LOG.warnf("batch %s is committed but was left unfinished: the next housekeeping rolls it forward",
+                        folder.dir);
             }
         } finally {
             finished = true;
-            live.remove(folder.name);
+            live.ended(folder.name);
         }
     }
 

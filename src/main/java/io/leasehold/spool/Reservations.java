@@ -10,7 +10,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@code ids/<id>}: the one atomic decision, across instances, that an id is known. Made by an
@@ -43,14 +45,76 @@ final class Reservations {
     private record Reservation(State state, long ino) {
     }
 
+    /**
+     * A reservation an enqueue made: the id, the payload's inode it names, and the inode of the reservation
+     * file itself, by which its maker releases it without opening it (a release must work when descriptors
+     * ran out: the error that caused it is often that). Nobody removes a live maker's reservation, so no
+     * other reservation can take that inode number while this one stands.
+     */
+    record Made(String id, long ino, long fileIno) {
+    }
+
     private final SpoolLayout layout;
     private final SpoolAnomalies anomalies;
     private final Clock clock;
+    /** Releases that failed (the id stays known meanwhile): retried by the id's next enqueue and by housekeeping. */
+    private final Map<String, Made> owed = new ConcurrentHashMap<>();
 
     Reservations(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock) {
         this.layout = layout;
         this.anomalies = anomalies;
         this.clock = clock;
+    }
+
+    /**
+     * Reserves {@code id} for an enqueue of the file with this inode; empty when the id is known. A
+     * reservation this instance owes a release of (an earlier enqueue's, which failed) is released first.
+     */
+    Optional<Made> reserveOwn(String id, long ino) throws IOException {
+        Made before = owed.get(id);
+        if (before != null) {
+            release(before);
+        }
+        if (!reserve(id, ino)) {
+            return Optional.empty();
+        }
+        Optional<FileFacts> made = FileFacts.of(file(id));
+        if (made.isEmpty()) {
+            throw new ItemStore.UploadLostException(id); // removed under a live maker: only by hand
+        }
+        return Optional.of(new Made(id, ino, made.get().ino()));
+    }
+
+    /**
+     * Its maker takes back a reservation its enqueue made and did not finish: by one stat(2) and one
+     * unlink(2), no descriptor. When that fails too, the release is owed (retried by {@link #payOwed()} and
+     * by the id's next enqueue here) and the failure thrown; the caller adds it to the error it answers.
+     */
+    void release(Made made) throws IOException {
+        try {
+            Optional<FileFacts> now = FileFacts.of(file(made.id()));
+            if (now.isPresent() && now.get().ino() == made.fileIno()) {
+                Files.deleteIfExists(file(made.id()));
+            }
+            owed.remove(made.id(), made);
+        } catch (IOException e) {
+            owed.put(made.id(), made);
+            throw e;
+        }
+    }
+
+    /** Retries the releases that failed; returns how many were made. */
+    int payOwed() {
+        int paid = 0;
+        for (Made made : owed.values()) {
+            try {
+                release(made);
+                paid++;
+            } catch (IOException e) {
+                // still owed: the next pass tries again
+            }
+        }
+        return paid;
     }
 
     /** Reserves {@code id} for the file with this inode; false when the id is reserved already. */

@@ -37,7 +37,7 @@ final class SpoolCleanup {
      * takes its reservation with it.
      */
     int cleanTmp(Instant cutoff) throws IOException {
-        int removed = 0;
+        int removed = reservations.payOwed();
         for (String name : names(layout.folder(SpoolFolder.TMP))) {
             Path file = layout.file(SpoolFolder.TMP, name);
             Optional<FileFacts> facts = stale(file, cutoff);

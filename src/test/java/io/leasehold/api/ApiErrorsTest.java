@@ -9,7 +9,10 @@ import java.nio.file.FileSystemException;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** Which I/O errors mean "the filesystem is full" (507); every other stays a 500. */
+/**
+ * Which I/O errors mean "the filesystem is full" (507), which "descriptors ran out for now" (503 with
+ * Retry-After); every other stays a 500.
+ */
 class ApiErrorsTest {
 
     @Test
@@ -30,5 +33,22 @@ class ApiErrorsTest {
         // Only the reason counts, not a file name that happens to hold the words.
         assertEquals(Optional.empty(), ApiErrors.filesystemFull(
                 new AccessDeniedException("/s/No space left on device", null, "Permission denied")));
+    }
+
+    @Test
+    void descriptorsRunOutAreA503WithRetryAfterWhereverTheErrorTellsIt() {
+        ApiErrors errors = new ApiErrors(null);
+        IOException hidden = new IOException("the sync of pending/ failed");
+        hidden.addSuppressed(new FileSystemException("/s/ids/x", null, "Too many open files"));
+        for (IOException e : new IOException[] {new FileSystemException("/s/tmp/y", null, "Too many open files"),
+                new IOException("wrapped", new IOException("Too many open files in system")), hidden}) {
+            jakarta.ws.rs.core.Response answer = errors.io(e);
+            assertEquals(503, answer.getStatus(), e.toString());
+            assertEquals("1", answer.getHeaderString("Retry-After"));
+            org.junit.jupiter.api.Assertions.assertTrue(((ApiError) answer.getEntity()).error().contains(
+                    "leasehold.item.max-uploads"), "names what to turn");
+        }
+        assertEquals(false, ApiErrors.descriptorsExhausted(new AccessDeniedException("/s/Too many open files", null,
+                "Permission denied")), "a file name that holds the words is not the reason");
     }
 }
