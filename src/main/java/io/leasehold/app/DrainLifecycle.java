@@ -9,6 +9,7 @@ import io.leasehold.lease.Borrowing;
 import io.leasehold.lease.LeaseEvents;
 import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.SpoolUpkeep;
+import io.leasehold.spool.Staleness;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -56,7 +57,7 @@ public class DrainLifecycle {
 
     void onStart(@Observes StartupEvent event) {
         try {
-            int removed = upkeep.open(clock.now().minus(config.spool().tmpMaxAge()), config.spool().recountEvery());
+            int removed = upkeep.open(staleness(), config.spool().recountEvery());
             if (removed > 0) {
                 LOG.infof("removed %d leftovers of crashed writers from %s", removed, upkeep.where());
             }
@@ -82,6 +83,11 @@ public class DrainLifecycle {
                 config.handler().name(), config.drain().concurrency(), config.claim().lease());
     }
 
+    /** Leftovers of other writers: old by the wall clock, and seen unchanged here for longer than an upload may take. */
+    private Staleness staleness() {
+        return new Staleness(clock.now().minus(config.spool().tmpMaxAge()), config.item().uploadTimeout());
+    }
+
     /**
      * Leftovers of crashed writers in tmp/, and junk that was cleared away, are forgotten now and then;
      * bookkeeping nothing needs any more once per tmp-max-age (it looks at every reservation); then
@@ -90,10 +96,10 @@ public class DrainLifecycle {
     private Uni<Void> housekeeping() {
         return Uni.createFrom().item(() -> {
             try {
-                Instant cutoff = clock.now().minus(config.spool().tmpMaxAge());
-                boolean sweep = lastSweep == null || !lastSweep.isAfter(cutoff);
+                Staleness staleness = staleness();
+                boolean sweep = lastSweep == null || !lastSweep.isAfter(staleness.cutoff());
                 Instant began = clock.now();
-                int removed = upkeep.tidy(cutoff, sweep);
+                int removed = upkeep.tidy(staleness, sweep);
                 if (sweep) {
                     lastSweep = began; // only a tidy that finished counts: a failed one sweeps again next tick
                 }

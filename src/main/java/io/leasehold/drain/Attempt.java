@@ -9,7 +9,6 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.UniSubscriber;
 import io.smallrye.mutiny.subscription.UniSubscription;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
@@ -27,7 +26,8 @@ final class Attempt implements UniSubscriber<Outcome> {
     private final DrainEvents events;
     private final Consumer<Outcome> decided;
     private final AtomicBoolean over = new AtomicBoolean();
-    private final Instant started;
+    /** On the monotonic clock: a wall clock stepped mid-attempt must not make it last minus an hour. */
+    private final long startedNanos;
     private volatile UniSubscription subscription;
     private volatile Clock.Timer timer;
 
@@ -36,7 +36,7 @@ final class Attempt implements UniSubscriber<Outcome> {
         this.clock = clock;
         this.events = events;
         this.decided = decided;
-        this.started = clock.now();
+        this.startedNanos = clock.monotonicNanos();
     }
 
     /**
@@ -118,7 +118,7 @@ final class Attempt implements UniSubscriber<Outcome> {
         stopTheRest();
         // Decided on whichever thread answered (a timer, an event loop, the renewal): its lines name the item.
         try (ItemLogContext context = ItemLogContext.unlessIn(claim)) {
-            events.attempted(claim.id(), outcome.label(), Duration.between(started, clock.now()));
+            events.attempted(claim.id(), outcome.label(), Duration.ofNanos(clock.monotonicNanos() - startedNanos));
             decided.accept(outcome);
         }
     }

@@ -98,6 +98,7 @@ final class ClaimSource {
         long started = clock.monotonicNanos();
         List<ClaimName> listed = spool.claims();
         sightings.listed(listed, started, clock.monotonicNanos());
+        takeover.listed(listed);
         Instant now = clock.now();
         List<ClaimName> due = new ArrayList<>();
         for (ClaimName claim : listed) {

@@ -125,7 +125,7 @@ public final class Drainer {
             renewalPass = Thread.currentThread();
             try {
                 renewal.renewAll(List.copyOf(held.values()));
-                settlementRetry.retryDue(clock.now());
+                settlementRetry.retryDue();
             } finally {
                 renewalPass = null;
             }

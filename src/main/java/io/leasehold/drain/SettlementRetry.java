@@ -4,7 +4,7 @@ import io.leasehold.core.Backoff;
 import io.leasehold.core.Clock;
 import io.leasehold.core.HeldClaim;
 import io.leasehold.core.Outcome;
-import java.time.Instant;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -29,7 +29,8 @@ final class SettlementRetry {
         final Outcome outcome;
         private final Consumer<String> settled;
         volatile int failures;
-        volatile Instant nextTry;
+        /** On the monotonic clock: a wall clock stepped back must not hold a settlement up for the step. */
+        volatile long nextTryNanos;
         /** Completed or cancelled (handed back at shutdown): not to be tried again. */
         private final AtomicBoolean ended = new AtomicBoolean();
 
@@ -105,9 +106,10 @@ final class SettlementRetry {
     }
 
     /** Tries again every settlement whose backoff has passed; on the renewal tick, after the renewals. */
-    void retryDue(Instant now) {
+    void retryDue() {
+        long now = clock.monotonicNanos();
         for (Waiting entry : List.copyOf(waiting.values())) {
-            if (!entry.nextTry.isAfter(now)) {
+            if (now - entry.nextTryNanos >= 0) {
                 retry(entry);
             }
         }
@@ -141,7 +143,8 @@ final class SettlementRetry {
 
     private void failed(Waiting entry, Throwable error) {
         entry.failures++;
-        entry.nextTry = clock.now().plus(backoff.after(entry.failures, random));
+        Duration wait = backoff.after(entry.failures, random);
+        entry.nextTryNanos = clock.monotonicNanos() + wait.toNanos();
         // In the map before the claim is held again: a stop that finds it held must also find its outcome
         // waiting here, or it would cancel a decided outcome and hand the item back to run again.
         if (!entry.ended()) {
@@ -149,7 +152,7 @@ final class SettlementRetry {
         }
         entry.claim.resumeHolding();
         events.settleFailed(entry.claim.id(), error.toString());
-        LOG.errorf("could not settle %s as %s (failure %d): %s; it stays held and renewed, next try from %s",
-                entry.claim.current(), entry.outcome.label(), entry.failures, error, entry.nextTry);
+        LOG.errorf("could not settle %s as %s (failure %d): %s; it stays held and renewed, next try in %s",
+                entry.claim.current(), entry.outcome.label(), entry.failures, error, wait);
     }
 }

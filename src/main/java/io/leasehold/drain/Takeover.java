@@ -34,10 +34,12 @@ final class Takeover {
     private final DrainSettings settings;
     private final DrainEvents events;
     private final Sightings sightings;
+    private final FarAheadRetries farAhead;
 
     Takeover(Spool spool, Clock clock, LeaseTerms terms, DrainSettings settings, DrainEvents events,
             Sightings sightings) {
         this.sightings = sightings;
+        this.farAhead = new FarAheadRetries(spool, terms, settings.backoff().max());
         this.spool = spool;
         this.clock = clock;
         this.terms = terms;
@@ -45,13 +47,21 @@ final class Takeover {
         this.events = events;
     }
 
-    /** Whether {@code seen} may be taken over now (see {@link TakeoverRule}). */
-    boolean isDue(ClaimName seen, Instant now) {
-        if (!terms.isTakeable(seen, now)) {
+    /**
+     * Whether {@code seen} may be taken over now (see {@link TakeoverRule}); a retry parked further ahead
+     * than any backoff (by a wall clock stepped ahead) counts as due now ({@link FarAheadRetries}).
+     */
+    boolean isDue(ClaimName seen, Instant now) throws IOException {
+        if (!terms.isTakeable(seen, now) && !farAhead.dueNow(seen, now)) {
             return false;
         }
         return settings.takeover() == TakeoverRule.READING
                 || sightings.unchangedFor(seen, terms.unrenewedLongEnough(), clock.monotonicNanos());
+    }
+
+    /** Forgets what it knew of names no longer in claimed/. */
+    void listed(List<ClaimName> claims) {
+        farAhead.listed(claims);
     }
 
     /** The new claim to work on, or empty when not due, lost to another instance, or given up. */

@@ -1,10 +1,10 @@
 package io.leasehold.jetstream;
 
 import io.leasehold.spool.SpoolUpkeep;
+import io.leasehold.spool.Staleness;
 import io.nats.client.Connection;
 import java.io.IOException;
 import java.time.Duration;
-import java.time.Instant;
 
 /**
  * The upkeep of a JetStream spool. Its buckets are made when the backend opens; opening and each tidy
@@ -30,14 +30,14 @@ final class JetStreamUpkeep implements SpoolUpkeep {
     }
 
     @Override
-    public int open(Instant staleBefore, Duration recountEvery) throws IOException {
-        return store.recover(staleBefore);
+    public int open(Staleness staleness, Duration recountEvery) throws IOException {
+        return store.recover(staleness.cutoff());
     }
 
     @Override
-    public int tidy(Instant cutoff, boolean sweep) throws IOException {
+    public int tidy(Staleness staleness, boolean sweep) throws IOException {
         ledger.mirror().check();
-        int finished = store.recover(cutoff);
+        int finished = store.recover(staleness.cutoff());
         if (sweep) {
             ledger.purgeDeletes();
             finished += orphans.sweep();

@@ -1,12 +1,16 @@
 package io.leasehold.spool;
 
+import io.leasehold.core.Clock;
 import io.leasehold.core.ItemId;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.jboss.logging.Logger;
 
 /**
@@ -25,8 +29,11 @@ final class BatchRecovery {
     private final Reservations reservations;
     private final GroupCommit pendingSync;
     private final BatchMakers live;
+    private final QuietFiles quiet;
 
-    BatchRecovery(SpoolLayout layout, Reservations reservations, GroupCommit pendingSync, BatchMakers live) {
+    BatchRecovery(SpoolLayout layout, Reservations reservations, GroupCommit pendingSync, BatchMakers live,
+            Clock clock) {
+        this.quiet = new QuietFiles(clock);
         this.layout = layout;
         this.reservations = reservations;
         this.pendingSync = pendingSync;
@@ -34,23 +41,26 @@ final class BatchRecovery {
     }
 
     /** Rolls every abandoned batch forward or back; returns how many. */
-    int recover(Instant cutoff) throws IOException {
+    int recover(Staleness staleness) throws IOException {
         int finished = 0;
+        Set<String> looked = new HashSet<>();
         try (DirectoryStream<Path> batches = SpoolLayout.startingWith(layout.folder(SpoolFolder.TMP), BatchFolder.PREFIX)) {
             for (Path dir : batches) {
                 String name = dir.getFileName().toString();
+                looked.add(name);
                 Optional<FileFacts> facts = FileFacts.of(dir);
                 if (live.making(name) || facts.isEmpty() || !facts.get().directory()) {
                     continue;
                 }
                 BatchFolder folder = BatchFolder.at(dir);
                 boolean dead = live.givenUp(name) || BatchFolder.maker(name).filter(MakerIdentity::provablyDead).isPresent();
-                if ((dead || untouchedSince(folder, facts.get(), cutoff)) && finish(folder)) {
+                if ((dead || untouched(name, folder, facts.get(), staleness)) && finish(folder)) {
                     live.finished(name);
                     finished++;
                 }
             }
         }
+        quiet.keepOnly(looked);
         return finished;
     }
 
@@ -130,16 +140,22 @@ final class BatchRecovery {
     }
 
     /** Nothing in the folder, nor the folder itself, written since {@code cutoff}. */
-    private static boolean untouchedSince(BatchFolder folder, FileFacts dir, Instant cutoff) throws IOException {
-        if (!dir.modified().isBefore(cutoff)) {
+    /**
+     * Nothing in the folder written since the cutoff, and the folder seen unchanged here (its entries and
+     * their times) for the quiet span: a maker still staging it is never taken for gone ({@link Staleness}).
+     */
+    private boolean untouched(String name, BatchFolder folder, FileFacts dir, Staleness staleness) throws IOException {
+        if (!dir.modified().isBefore(staleness.cutoff())) {
             return false;
         }
-        for (String name : folder.entries()) {
-            Optional<FileFacts> facts = FileFacts.of(folder.dir.resolve(name));
-            if (facts.isPresent() && !facts.get().modified().isBefore(cutoff)) {
+        List<Object> look = new ArrayList<>(List.of(dir.modified()));
+        for (String entry : folder.entries()) {
+            Optional<FileFacts> facts = FileFacts.of(folder.dir.resolve(entry));
+            if (facts.isPresent() && !facts.get().modified().isBefore(staleness.cutoff())) {
                 return false;
             }
+            look.add(entry + " " + facts.map(f -> f.size() + " " + f.modified()).orElse("gone"));
         }
-        return true;
+        return quiet.quietFor(name, look, staleness.quiet());
     }
 }

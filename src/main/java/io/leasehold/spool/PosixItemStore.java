@@ -46,8 +46,8 @@ public final class PosixItemStore implements ItemStore, AutoCloseable {
         this.moves = new ItemMoves(layout, spool, queries, clock);
         this.enqueue = new Enqueue(layout, queries, spool.reservations(), spool.census(), clock, pendingSync,
                 new GroupCommit(layout.folder(SpoolFolder.CLAIMED), sync), spool.records(), terms);
-        this.cleanup = new SpoolCleanup(layout, spool.reservations(), spool.records(), queries);
-        this.batches = new BatchRecovery(layout, spool.reservations(), pendingSync, liveBatches);
+        this.cleanup = new SpoolCleanup(layout, spool.reservations(), spool.records(), queries, clock);
+        this.batches = new BatchRecovery(layout, spool.reservations(), pendingSync, liveBatches, clock);
         this.census = spool.census();
         this.recount = new SpoolRecount(layout, new FolderListing(layout), census,
                 new ClaimLooks(spool.records(), spool, running), clock);
@@ -158,13 +158,13 @@ public final class PosixItemStore implements ItemStore, AutoCloseable {
     }
 
     /**
-     * Removes what crashed writers left: files in tmp/ (and the epoch floor's temporaries) last written
-     * before {@code cutoff}, with the reservation of an upload that never became an item; and finishes the
-     * batches whose makers are gone (proven dead, or nothing written since {@code cutoff}): a committed one
+     * Removes what crashed writers left: files in tmp/ (and the epoch floor's temporaries) that are
+     * {@link Staleness stale}, with the reservation of an upload that never became an item; and finishes the
+     * batches whose makers are gone (proven dead, or stale): a committed one
      * rolled forward, an uncommitted one rolled back. Returns how many.
      */
-    public int cleanTmp(Instant cutoff) throws IOException {
-        return cleanup.cleanTmp(cutoff) + batches.recover(cutoff);
+    public int cleanTmp(Staleness staleness) throws IOException {
+        return cleanup.cleanTmp(staleness) + batches.recover(staleness);
     }
 
     /**

@@ -2,7 +2,6 @@ package io.leasehold.spool;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.time.Instant;
 
 /** The upkeep of a spool directory: its folders, tmp/'s leftovers, the junk list and the bookkeeping sweep. */
 public final class PosixSpoolUpkeep implements SpoolUpkeep {
@@ -18,18 +17,18 @@ public final class PosixSpoolUpkeep implements SpoolUpkeep {
     }
 
     @Override
-    public int open(Instant staleBefore, Duration recountEvery) throws IOException {
+    public int open(Staleness staleness, Duration recountEvery) throws IOException {
         layout.createFolders();
-        int removed = store.cleanTmp(staleBefore);
+        int removed = store.cleanTmp(staleness);
         store.startRecounts(recountEvery); // the folders exist now
         return removed;
     }
 
     @Override
-    public int tidy(Instant cutoff, boolean sweep) throws IOException {
-        int removed = store.cleanTmp(cutoff);
+    public int tidy(Staleness staleness, boolean sweep) throws IOException {
+        int removed = store.cleanTmp(staleness);
         spool.forgetFixedJunk();
-        return sweep ? removed + store.sweepBookkeeping(cutoff) : removed;
+        return sweep ? removed + store.sweepBookkeeping(staleness.cutoff()) : removed;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.leasehold.spool;
 
 import io.leasehold.core.ClaimName;
+import io.leasehold.core.Clock;
 import io.leasehold.core.ItemId;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -8,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -23,8 +25,11 @@ final class SpoolCleanup {
     private final Reservations reservations;
     private final AttemptRecords records;
     private final ItemQueries queries;
+    private final QuietFiles quiet;
 
-    SpoolCleanup(SpoolLayout layout, Reservations reservations, AttemptRecords records, ItemQueries queries) {
+    SpoolCleanup(SpoolLayout layout, Reservations reservations, AttemptRecords records, ItemQueries queries,
+            Clock clock) {
+        this.quiet = new QuietFiles(clock);
         this.layout = layout;
         this.reservations = reservations;
         this.records = records;
@@ -32,15 +37,18 @@ final class SpoolCleanup {
     }
 
     /**
-     * Removes files in tmp/ and temporaries in lease/ not written since {@code cutoff}. An upload is
-     * written to as its body streams in, so a live one is never stale; one that never became an item
-     * takes its reservation with it.
+     * Removes files in tmp/ and temporaries in lease/ that are {@link Staleness stale}: written before the
+     * cutoff and seen unchanged here for the quiet span. An upload is written to as its body streams in,
+     * so a live one is never stale, even to a cleaner whose wall clock was stepped ahead; one that never
+     * became an item takes its reservation with it. Releases owed by this instance's enqueues are paid first.
      */
-    int cleanTmp(Instant cutoff) throws IOException {
+    int cleanTmp(Staleness staleness) throws IOException {
         int removed = reservations.payOwed();
+        Set<String> looked = new HashSet<>();
         for (String name : names(layout.folder(SpoolFolder.TMP))) {
             Path file = layout.file(SpoolFolder.TMP, name);
-            Optional<FileFacts> facts = stale(file, cutoff);
+            looked.add("tmp/" + name);
+            Optional<FileFacts> facts = stale(file, "tmp/" + name, staleness);
             if (facts.isPresent() && Files.deleteIfExists(file)) {
                 removed++;
                 Optional<String> upload = uploadId(name);
@@ -52,12 +60,20 @@ final class SpoolCleanup {
         Path lease = layout.root().resolve("lease");
         for (String name : names(lease)) {
             // Written by the epoch floor beside its file and renamed over it; a crash leaves one behind.
-            if (name.contains(".tmp-") && stale(lease.resolve(name), cutoff).isPresent()
+            looked.add("lease/" + name);
+            if (name.contains(".tmp-") && stale(lease.resolve(name), "lease/" + name, staleness).isPresent()
                     && Files.deleteIfExists(lease.resolve(name))) {
                 removed++;
             }
         }
+        quiet.keepOnly(looked);
         return removed;
+    }
+
+    /** A regular file written before the cutoff and seen unchanged for the quiet span; junk is never removed here. */
+    private Optional<FileFacts> stale(Path file, String name, Staleness staleness) throws IOException {
+        Optional<FileFacts> facts = stale(file, staleness.cutoff());
+        return facts.filter(f -> quiet.quietFor(name, List.of(f.ino(), f.size(), f.modified()), staleness.quiet()));
     }
 
     /**

@@ -2,7 +2,6 @@ package io.leasehold.spool;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.time.Instant;
 
 /**
  * The spool as a whole, whatever holds it: made ready at start, tidied now and then, asked whether it can
@@ -12,18 +11,18 @@ import java.time.Instant;
 public interface SpoolUpkeep {
 
     /**
-     * Makes the spool ready to use (its folders, say), finishes or removes what crashed writers left before
-     * {@code staleBefore}, and starts the recounts that bring other instances' moves into the counts, every
-     * {@code recountEvery}. Throws when the spool cannot be used. Returns how many leftovers it removed.
+     * Makes the spool ready to use (its folders, say), finishes or removes what crashed writers left that is
+     * {@link Staleness stale}, and starts the recounts that bring other instances' moves into the counts,
+     * every {@code recountEvery}. Throws when the spool cannot be used. Returns how many leftovers it removed.
      */
-    int open(Instant staleBefore, Duration recountEvery) throws IOException;
+    int open(Staleness staleness, Duration recountEvery) throws IOException;
 
     /**
-     * Removes leftovers of crashed writers last touched before {@code cutoff} and forgets junk that was
-     * cleared away; with {@code sweep}, also the bookkeeping nothing needs any more (slow on a large spool:
-     * it looks at every item's bookkeeping). Returns how many things it removed.
+     * Removes leftovers of crashed writers that are {@link Staleness stale} and forgets junk that was cleared
+     * away; with {@code sweep}, also the bookkeeping nothing needs any more (slow on a large spool: it looks
+     * at every item's bookkeeping). Returns how many things it removed.
      */
-    int tidy(Instant cutoff, boolean sweep) throws IOException;
+    int tidy(Staleness staleness, boolean sweep) throws IOException;
 
     /** Whether items can be written and moved now; for the readiness check, so it must be quick. */
     boolean usable();

@@ -5,11 +5,11 @@ import io.leasehold.spool.PosixSpool;
 import io.leasehold.spool.PosixSpoolUpkeep;
 import io.leasehold.spool.SpoolLayout;
 import io.leasehold.spool.SpoolUpkeep;
+import io.leasehold.spool.Staleness;
 import jakarta.enterprise.inject.Alternative;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -31,17 +31,17 @@ public class FlakyUpkeep implements SpoolUpkeep {
     }
 
     @Override
-    public int open(Instant staleBefore, Duration recountEvery) throws IOException {
-        return real.open(staleBefore, recountEvery);
+    public int open(Staleness staleness, Duration recountEvery) throws IOException {
+        return real.open(staleness, recountEvery);
     }
 
     @Override
-    public int tidy(Instant cutoff, boolean sweep) throws IOException {
+    public int tidy(Staleness staleness, boolean sweep) throws IOException {
         sweepsAsked.add(sweep);
         if (failNext.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             throw new IOException("No space left on device (staged by the test)");
         }
-        return real.tidy(cutoff, sweep);
+        return real.tidy(staleness, sweep);
     }
 
     @Override

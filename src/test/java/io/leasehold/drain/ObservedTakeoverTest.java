@@ -159,4 +159,50 @@ class ObservedTakeoverTest extends SpoolTestBase {
         only.poll();
         only.handler.awaitStarted("a", 2);
     }
+
+    /** Item "a" tried once and parked for a retry while the instance's wall clock was an hour ahead. */
+    private Instance parkedAnHourAhead() throws IOException {
+        Instance parker = instance(T0, TakeoverRule.OBSERVED);
+        enqueue("a");
+        parker.poll();
+        parker.handler.awaitStarted("a", 1);
+        parker.clock.set(parker.clock.now().plus(Duration.ofHours(1))); // an NTP step, the monotonic clock untouched
+        parker.handler.finish("a", Outcome.retry("not yet"));
+        io.leasehold.testing.Await.until("parked", WAIT, () -> parker.events.count("settled:a:retried") == 1);
+        assertTrue(onlyClaim().reading().isAfter(T0.plus(Duration.ofMinutes(50))), "parked an hour ahead: " + onlyClaim());
+        return parker;
+    }
+
+    @Test
+    void aRetryParkedByAWallClockAnHourAheadRunsAfterItsStepBackNotAnHourLater() throws IOException {
+        Instance parker = parkedAnHourAhead();
+        parker.clock.set(parker.clock.now().minus(Duration.ofHours(1))); // stepped back
+        parker.clock.advance(Duration.ofSeconds(1));
+        parker.poll();
+        parker.handler.awaitStarted("a", 2);
+    }
+
+    @Test
+    void aRetryParkedByAnotherInstanceAnHourAheadIsTakenOnceSeenUnchangedNotAnHourLater() throws IOException {
+        parkedAnHourAhead();
+        Instance other = instance(T0, TakeoverRule.OBSERVED); // a true clock
+        other.poll();
+        for (int s = 0; s < RENEW_EVERY.multipliedBy(2).toSeconds(); s++) {
+            assertTrue(other.handler.started.isEmpty(), "watched first, as any claim: " + other.handler.started);
+            other.clock.advance(Duration.ofSeconds(1));
+            other.poll();
+        }
+        other.clock.advance(Duration.ofSeconds(1));
+        other.poll();
+        other.handler.awaitStarted("a", 2);
+    }
+
+    @Test
+    void aLiveClaimOfAHolderAnHourAheadIsNoRetryAndStaysItsHolders() throws IOException {
+        Instance holder = holding(T0.plus(Duration.ofHours(1)));
+        Instance other = instance(T0, TakeoverRule.READING); // the rule that trusts readings alone
+        runTogether(holder, other, 30);
+        assertTrue(other.handler.started.isEmpty(), "a live claim far ahead is not a parked retry: "
+                + other.handler.started);
+    }
 }

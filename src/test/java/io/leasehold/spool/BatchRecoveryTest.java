@@ -72,7 +72,7 @@ class BatchRecoveryTest extends StoreTestBase {
     private int recoverElsewhere(Instant cutoff) throws IOException {
         PosixItemStore other = new PosixItemStore(layout, spool, new LeaseTerms(Duration.ofSeconds(120), 3,
                 Duration.ofSeconds(10)), clock);
-        return other.cleanTmp(cutoff);
+        return other.cleanTmp(new Staleness(cutoff, Duration.ZERO)); // the quiet span is SpoolCleanupTest's
     }
 
     private static Instant allStale() {
@@ -135,7 +135,7 @@ class BatchRecoveryTest extends StoreTestBase {
 
         assertEquals(0, recoverElsewhere(Instant.now().minusSeconds(3600)), "fresh, and its maker (this JVM) is alive");
         assertTrue(Files.exists(staging.resolve(ids.get(0))));
-        assertEquals(0, store.cleanTmp(allStale()), "its own maker's housekeeping never touches it");
+        assertEquals(0, store.cleanTmp(new Staleness(allStale(), Duration.ZERO)), "its own maker's housekeeping never touches it");
         assertTrue(Files.exists(staging.resolve(ids.get(0))));
         live.close();
         assertNone(ids);

@@ -20,6 +20,11 @@ class SpoolCleanupTest extends StoreTestBase {
     static final Duration MAX_AGE = Duration.ofHours(1);
 
 
+    /** One pass with no quiet span: the wall clock's rule alone (the quiet span has tests of its own below). */
+    private int clean() throws IOException {
+        return store.cleanTmp(new Staleness(clock.now().minus(MAX_AGE), Duration.ZERO));
+    }
+
     private Path written(Path file, Instant at) throws IOException {
         Files.createDirectories(file.getParent());
         Files.writeString(file, "left over");
@@ -33,7 +38,7 @@ class SpoolCleanupTest extends StoreTestBase {
         Path fresh = written(dir.resolve("lease/epoch-floor.tmp-4243-100"), clock.now());
         Path floor = written(dir.resolve("lease/epoch-floor"), clock.now().minus(Duration.ofDays(9)));
 
-        store.cleanTmp(clock.now().minus(MAX_AGE));
+        clean();
         assertFalse(Files.exists(stale), "a crashed writer's temporary is removed");
         assertTrue(Files.exists(fresh), "one that may still be written is kept");
         assertTrue(Files.exists(floor), "the floor itself is never touched");
@@ -44,7 +49,7 @@ class SpoolCleanupTest extends StoreTestBase {
         Path stale = written(layout.file(SpoolFolder.TMP, "enqueue~x~1"), clock.now().minus(MAX_AGE).minusSeconds(1));
         Path fresh = written(layout.file(SpoolFolder.TMP, "enqueue~y~2"), clock.now().minusSeconds(5));
 
-        assertEquals(1, store.cleanTmp(clock.now().minus(MAX_AGE)));
+        assertEquals(1, clean());
         assertFalse(Files.exists(stale));
         assertTrue(Files.exists(fresh));
     }
@@ -65,7 +70,7 @@ class SpoolCleanupTest extends StoreTestBase {
         reservation("crashed", ino(upload), stale());
         Path another = reservation("other", ino(upload) + 1, stale()); // someone else's: never touched
 
-        assertEquals(1, store.cleanTmp(clock.now().minus(MAX_AGE)));
+        assertEquals(1, clean());
         assertFalse(Files.exists(upload));
         assertFalse(Files.exists(layout.file(SpoolFolder.IDS, "crashed")), "the id is unknown again");
         assertTrue(Files.exists(another));
@@ -78,7 +83,7 @@ class SpoolCleanupTest extends StoreTestBase {
         Files.createLink(pending, upload); // the enqueue crashed between its link and its unlink
         reservation("linked", ino(upload), stale());
 
-        store.cleanTmp(clock.now().minus(MAX_AGE));
+        clean();
         assertEquals("left over", Files.readString(pending), "the item is kept");
         assertEquals(1, names(pending));
         assertTrue(Files.exists(layout.file(SpoolFolder.IDS, "linked")), "and stays known");
@@ -115,5 +120,61 @@ class SpoolCleanupTest extends StoreTestBase {
         store.sweepBookkeeping(clock.now().minus(MAX_AGE));
         assertEquals(List.of("failing", "known"), SpoolTree.names(layout, SpoolFolder.ATTEMPTS));
         assertEquals(List.of("failing", "known"), SpoolTree.names(layout, SpoolFolder.REASONS));
+    }
+
+    private static final Duration QUIET = Duration.ofSeconds(30);
+
+    private int cleanWithQuietSpan() throws IOException {
+        return store.cleanTmp(new Staleness(clock.now().minus(MAX_AGE), QUIET));
+    }
+
+    /** Another writer's upload getting its next bytes, dated by that writer's true clock. */
+    private static void written(Path upload, String more, Instant trueNow) throws IOException {
+        Files.writeString(upload, more, java.nio.file.StandardOpenOption.APPEND);
+        Files.setLastModifiedTime(upload, FileTime.from(trueNow));
+    }
+
+    @Test
+    void aWallClockSteppedAheadNeverRemovesALiveUploadOfAnotherWriter() throws IOException {
+        Instant trueNow = clock.now();
+        Path upload = written(layout.file(SpoolFolder.TMP, "enqueue~live~1"), trueNow);
+        Path reservation = reservation("live", ino(upload), trueNow);
+        clock.set(clock.now().plus(Duration.ofHours(2))); // an NTP step: this cleaner's wall clock only
+
+        for (int pass = 0; pass < 6; pass++) {
+            assertEquals(0, cleanWithQuietSpan(), "pass " + pass + ": every upload file is an hour older than the cutoff");
+            assertTrue(Files.exists(upload) && Files.exists(reservation), "a live upload is kept at pass " + pass);
+            clock.advance(QUIET.minusSeconds(5)); // its body still streams in: the file changes within the span
+            trueNow = trueNow.plus(QUIET.minusSeconds(5));
+            written(upload, " more", trueNow);
+        }
+    }
+
+    @Test
+    void aLeftoverIsRemovedOnlyOnceThisInstanceSawItUnchangedForTheQuietSpan() throws IOException {
+        Path upload = written(layout.file(SpoolFolder.TMP, "enqueue~crashed~1"), stale());
+        reservation("crashed", ino(upload), stale());
+
+        assertEquals(0, cleanWithQuietSpan(), "first seen now: not quiet for long enough yet");
+        clock.advance(QUIET.minusSeconds(1));
+        assertEquals(0, cleanWithQuietSpan());
+        clock.advance(Duration.ofSeconds(1));
+        assertEquals(1, cleanWithQuietSpan(), "unchanged for the quiet span, on this instance's monotonic clock");
+        assertFalse(Files.exists(upload));
+        assertFalse(Files.exists(layout.file(SpoolFolder.IDS, "crashed")), "the id is unknown again");
+    }
+
+    @Test
+    void aLeftoverThatChangesStartsItsQuietSpanAgain() throws IOException {
+        Path upload = written(layout.file(SpoolFolder.TMP, "enqueue~slow~1"), stale());
+        assertEquals(0, cleanWithQuietSpan());
+        clock.advance(QUIET.minusSeconds(1));
+        written(upload, " more", stale()); // same old time, new size: a writer is there
+        assertEquals(0, cleanWithQuietSpan());
+        clock.advance(QUIET.minusSeconds(1));
+        assertEquals(0, cleanWithQuietSpan(), "counted from the change");
+        assertTrue(Files.exists(upload));
+        clock.advance(Duration.ofSeconds(1));
+        assertEquals(1, cleanWithQuietSpan());
     }
 }

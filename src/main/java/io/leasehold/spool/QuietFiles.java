@@ -1,0 +1,44 @@
+package io.leasehold.spool;
+
+import io.leasehold.core.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * When this instance first saw each entry as it looks now, on its own monotonic clock: an entry whose
+ * look (inode, size, modification time) changed counts from the change. Only local time is trusted, as
+ * for claims ({@link io.leasehold.core.Sightings}); an entry not seen by the latest pass is forgotten.
+ */
+final class QuietFiles {
+
+    private record Seen(Object look, long sinceNanos) {
+    }
+
+    private final Clock clock;
+    private final Map<String, Seen> seen = new HashMap<>();
+
+    QuietFiles(Clock clock) {
+        this.clock = clock;
+    }
+
+    /**
+     * Whether {@code name}, looking like {@code look}, has looked so here for at least {@code quiet}: a
+     * first look (or a changed one) meets only a span of zero.
+     */
+    synchronized boolean quietFor(String name, Object look, Duration quiet) {
+        long now = clock.monotonicNanos();
+        Seen before = seen.get(name);
+        if (before == null || !before.look().equals(look)) {
+            before = new Seen(look, now);
+            seen.put(name, before);
+        }
+        return now - before.sinceNanos() >= quiet.toNanos();
+    }
+
+    /** Forgets every entry but these (the latest pass's). */
+    synchronized void keepOnly(Set<String> names) {
+        seen.keySet().retainAll(names);
+    }
+}
