@@ -43,6 +43,7 @@ public final class JetStreamItemStore implements ItemStore {
     private final LeaseTerms terms;
     private final Clock clock;
     private final Duration batchStaleAfter;
+    private final OwedTakeBacks owed;
     private volatile Consumer<String> arrivals = id -> { };
     private static final SpoolCounts NONE_YET = new SpoolCounts(0, 0, 0, 0, 0);
 
@@ -53,6 +54,7 @@ public final class JetStreamItemStore implements ItemStore {
         // Half: housekeeping judges a staged entry's age by its own clock, against this instance's timestamp.
         this.batchStaleAfter = tmpMaxAge.dividedBy(2);
         this.payloads = payloads;
+        this.owed = new OwedTakeBacks(ledger, payloads);
         this.spool = spool;
         this.terms = terms;
         this.clock = clock;
@@ -65,13 +67,15 @@ public final class JetStreamItemStore implements ItemStore {
      * only once the payload's first {@link LedgerEntry#INLINE_MAX} bytes are read, so the two overlap. A
      * payload of at most that many bytes goes in the entry itself; a larger one streams into the object
      * store, under the name the reservation recorded, once the reservation is known to be this one's. A
-     * failed upload removes the reservation and what was stored of the payload; a reservation whose
-     * enqueue died is rolled back by housekeeping past {@code spool.tmp-max-age}, like a batch without its
-     * marker.
+     * failed upload removes the reservation and what was stored of the payload; when NATS cannot be asked
+     * (or a write's answer was lost) that take-back is owed, paid by the id's next enqueue here and by
+     * housekeeping once NATS answers ({@link OwedTakeBacks}); a reservation whose enqueue died with its
+     * instance is rolled back by housekeeping past {@code spool.tmp-max-age}, like a batch without its marker.
      */
     @Override
     public ItemView enqueue(String id, InputStream payload, long maxBytes, Instant runAt) throws IOException {
         ItemId.require(id);
+        owed.pay(id); // an earlier enqueue of it here failed while NATS was away: its reservation goes first
         Optional<ClaimName> parked = Schedule.parkedClaim(id, runAt, clock.now(), terms);
         String name = Payloads.freshName(id);
         Instant now = clock.now();
@@ -84,22 +88,38 @@ public final class JetStreamItemStore implements ItemStore {
             head = payload.readNBytes(inlineMax + 1);
         } catch (IOException | RuntimeException e) {
             try {
-                reservation.await().get(0).landed().ifPresent(mine -> withdraw(id, mine, name));
-            } catch (IOException unknown) { // housekeeping takes it back, whatever became of it
+                reservation.await().get(0).landed().ifPresent(mine -> withdraw(id, mine, name, reserved, e));
+            } catch (IOException unknown) { // the reservation may have landed: taken back once NATS answers
                 e.addSuppressed(unknown);
+                owed.owe(id, new OwedTakeBacks.Owed(name, reserved.token(), null));
             }
             throw e;
         }
-        Ledger.Seen mine = reservation.await().get(0).landed().orElseThrow(() -> new DuplicateItemException(id));
+        Ledger.Seen mine;
+        try {
+            mine = reservation.await().get(0).landed().orElseThrow(() -> new DuplicateItemException(id));
+        } catch (DuplicateItemException e) {
+            throw e;
+        } catch (IOException e) {
+            owed.owe(id, new OwedTakeBacks.Owed(name, reserved.token(), null));
+            throw e;
+        }
         LedgerEntry next;
         try {
             next = withPayload(reserved, head, payload, maxBytes);
             next = parked.isPresent() ? next.scheduledAs(parked.get()) : next;
         } catch (IOException | RuntimeException e) {
-            withdraw(id, mine, name);
+            withdraw(id, mine, name, reserved, e);
             throw e;
         }
-        if (ledger.move(id, mine, next).isEmpty()) {
+        Optional<Ledger.Seen> committed;
+        try {
+            committed = ledger.move(id, mine, next);
+        } catch (IOException e) { // landed or not: which, its tokens tell once NATS answers
+            owed.owe(id, new OwedTakeBacks.Owed(name, reserved.token(), next.token()));
+            throw e;
+        }
+        if (committed.isEmpty()) {
             // Removed meanwhile (housekeeping took it for a dead enqueue's): nothing of it is claimable.
             payloads.delete(next.payload());
             throw new IOException("the reservation of " + id + " was removed while its payload uploaded; nothing "
@@ -126,14 +146,17 @@ public final class JetStreamItemStore implements ItemStore {
         return reserved.committed();
     }
 
-    /** Takes back a reservation whose upload failed; what cannot be removed now, housekeeping removes. */
-    private void withdraw(String id, Ledger.Seen reservation, String name) {
+    /**
+     * Takes back a reservation whose upload failed; when NATS cannot be asked now, the take-back is owed
+     * ({@link OwedTakeBacks}) and its failure added to the error the enqueue answers.
+     */
+    private void withdraw(String id, Ledger.Seen reservation, String name, LedgerEntry reserved, Throwable cause) {
         try {
             ledger.remove(id, reservation);
             payloads.delete(name);
         } catch (IOException e) {
-            LOG.warnf("could not take back the reservation of %s now (%s): housekeeping removes it later", id,
-                    e.getMessage());
+            cause.addSuppressed(e);
+            owed.owe(id, new OwedTakeBacks.Owed(name, reserved.token(), null));
         }
     }
 
@@ -148,6 +171,7 @@ public final class JetStreamItemStore implements ItemStore {
      * the ledger's picture. Returns how many items it finished.
      */
     int recover(Instant cutoff) throws IOException {
+        owed.payAll();
         List<MirrorCopy.Glimpse> staged = ledger.mirror().copy().inState(LedgerEntry.STAGED, Integer.MAX_VALUE, g -> true);
         return BatchMarkers.recover(ledger, payloads, staged, cutoff, id -> arrivals.accept(id));
     }

@@ -90,6 +90,13 @@ public final class NatsServer implements AutoCloseable {
         end(true);
     }
 
+    /** SIGSTOP: the server stops answering with its connections open, as a stalled machine's; returns once stopped. */
+    public void freeze() {
+        long pid = process.pid();
+        ServiceProcess.signalProcess("STOP", pid);
+        Await.until("nats-server stopped", Duration.ofSeconds(10), () -> "T".equals(ServiceProcess.processState(pid)));
+    }
+
     /** Starts again on the same port with the same store (and config). */
     public void restart() {
         end(false);

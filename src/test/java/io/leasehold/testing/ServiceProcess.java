@@ -229,6 +229,11 @@ public final class ServiceProcess implements AutoCloseable {
         signalGroup("KILL", pgid);
     }
 
+    /** Any signal (STOP, CONT, KILL ...) to one process. */
+    public static void signalProcess(String signal, long pid) {
+        sendSignal(signal, Long.toString(pid));
+    }
+
     /** Any signal (STOP, CONT, KILL ...) to a whole process group. */
     public static void signalGroup(String signal, long pgid) {
         sendSignal(signal, "-" + pgid);
