@@ -1,8 +1,9 @@
 package io.leasehold.jetstream;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.leasehold.core.SeenUnchanged;
+import io.leasehold.spool.Staleness;
 import java.io.IOException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -110,8 +111,8 @@ final class BatchMarkers {
      * one whose batch has none, staged before {@code cutoff}, is removed with its payload. Returns how many
      * items it finished.
      */
-    static int recover(Ledger ledger, Payloads payloads, List<MirrorCopy.Glimpse> staged, Instant cutoff,
-            Consumer<String> arrivals) throws IOException {
+    static int recover(Ledger ledger, Payloads payloads, List<MirrorCopy.Glimpse> staged, Staleness staleness,
+            SeenUnchanged quiet, Consumer<String> arrivals) throws IOException {
         Map<String, List<String>> byBatch = new HashMap<>();
         for (MirrorCopy.Glimpse item : staged) {
             if (item.entry().staged()) {
@@ -129,13 +130,17 @@ final class BatchMarkers {
             }
             for (String id : batch.getValue()) {
                 Optional<Ledger.Seen> seen = ledger.read(id);
-                if (seen.isPresent() && seen.get().entry().staged() && seen.get().entry().enqueuedAt().isBefore(cutoff)
+                // Old by this instance's wall clock, and unchanged here for the quiet span: no live upload's.
+                if (seen.isPresent() && seen.get().entry().staged()
+                        && seen.get().entry().enqueuedAt().isBefore(staleness.cutoff())
+                        && quiet.quietFor(id, seen.get().revision(), staleness.quiet())
                         && ledger.remove(id, seen.get())) {
                     payloads.delete(seen.get().entry().payload());
                     finished++;
                 }
             }
         }
+        quiet.keepOnly(staged.stream().map(MirrorCopy.Glimpse::id).collect(java.util.stream.Collectors.toSet()));
         if (finished > 0) {
             LOG.infof("finished %d items of batches a crash left half-way", finished);
         }

@@ -5,6 +5,7 @@ import io.leasehold.core.Clock;
 import io.leasehold.core.Generation;
 import io.leasehold.core.Schedule;
 import io.leasehold.core.ItemId;
+import io.leasehold.core.SeenUnchanged;
 import io.leasehold.core.LeaseTerms;
 import io.leasehold.spool.AttemptRecord;
 import io.leasehold.spool.ClaimAges;
@@ -12,6 +13,7 @@ import io.leasehold.spool.ItemState;
 import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.ItemView;
 import io.leasehold.spool.SpoolCounts;
+import io.leasehold.spool.Staleness;
 import io.leasehold.spool.StagedBatch;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -44,6 +46,8 @@ public final class JetStreamItemStore implements ItemStore {
     private final Clock clock;
     private final Duration batchStaleAfter;
     private final OwedTakeBacks owed;
+    /** Staged entries as this instance last saw them, for {@link #recover}'s quiet span. */
+    private final SeenUnchanged quietStaged;
     private volatile Consumer<String> arrivals = id -> { };
     private static final SpoolCounts NONE_YET = new SpoolCounts(0, 0, 0, 0, 0);
 
@@ -55,6 +59,7 @@ public final class JetStreamItemStore implements ItemStore {
         this.batchStaleAfter = tmpMaxAge.dividedBy(2);
         this.payloads = payloads;
         this.owed = new OwedTakeBacks(ledger, payloads);
+        this.quietStaged = new SeenUnchanged(clock);
         this.spool = spool;
         this.terms = terms;
         this.clock = clock;
@@ -170,10 +175,10 @@ public final class JetStreamItemStore implements ItemStore {
      * Finishes batches and reservations a crash left half-way (see {@link BatchMarkers#recover}), found in
      * the ledger's picture. Returns how many items it finished.
      */
-    int recover(Instant cutoff) throws IOException {
+    int recover(Staleness staleness) throws IOException {
         owed.payAll();
         List<MirrorCopy.Glimpse> staged = ledger.mirror().copy().inState(LedgerEntry.STAGED, Integer.MAX_VALUE, g -> true);
-        return BatchMarkers.recover(ledger, payloads, staged, cutoff, id -> arrivals.accept(id));
+        return BatchMarkers.recover(ledger, payloads, staged, staleness, quietStaged, id -> arrivals.accept(id));
     }
 
     @Override

@@ -31,13 +31,13 @@ final class JetStreamUpkeep implements SpoolUpkeep {
 
     @Override
     public int open(Staleness staleness, Duration recountEvery) throws IOException {
-        return store.recover(staleness.cutoff());
+        return store.recover(staleness);
     }
 
     @Override
     public int tidy(Staleness staleness, boolean sweep) throws IOException {
         ledger.mirror().check();
-        int finished = store.recover(staleness.cutoff());
+        int finished = store.recover(staleness);
         if (sweep) {
             ledger.purgeDeletes();
             finished += orphans.sweep();

@@ -1,6 +1,7 @@
 package io.leasehold.spool;
 
 import io.leasehold.core.Clock;
+import io.leasehold.core.SeenUnchanged;
 import io.leasehold.core.ItemId;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -29,11 +30,11 @@ final class BatchRecovery {
     private final Reservations reservations;
     private final GroupCommit pendingSync;
     private final BatchMakers live;
-    private final QuietFiles quiet;
+    private final SeenUnchanged quiet;
 
     BatchRecovery(SpoolLayout layout, Reservations reservations, GroupCommit pendingSync, BatchMakers live,
             Clock clock) {
-        this.quiet = new QuietFiles(clock);
+        this.quiet = new SeenUnchanged(clock);
         this.layout = layout;
         this.reservations = reservations;
         this.pendingSync = pendingSync;

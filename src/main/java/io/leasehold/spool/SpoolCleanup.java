@@ -2,6 +2,7 @@ package io.leasehold.spool;
 
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Clock;
+import io.leasehold.core.SeenUnchanged;
 import io.leasehold.core.ItemId;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -25,11 +26,11 @@ final class SpoolCleanup {
     private final Reservations reservations;
     private final AttemptRecords records;
     private final ItemQueries queries;
-    private final QuietFiles quiet;
+    private final SeenUnchanged quiet;
 
     SpoolCleanup(SpoolLayout layout, Reservations reservations, AttemptRecords records, ItemQueries queries,
             Clock clock) {
-        this.quiet = new QuietFiles(clock);
+        this.quiet = new SeenUnchanged(clock);
         this.layout = layout;
         this.reservations = reservations;
         this.records = records;

@@ -3,6 +3,7 @@ package io.leasehold.jetstream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.leasehold.spool.Staleness;
 import io.leasehold.spool.StagedBatch;
 import io.leasehold.testing.Await;
 import io.leasehold.testing.DrivenClock;
@@ -66,7 +67,7 @@ class BatchReviewTest {
                 Await.until(id + " staged", Duration.ofSeconds(10), () -> present(id));
             }
             clock.advance(Duration.ofHours(2)); // the batch outlived tmp-max-age (1h) before its marker
-            assertEquals(3, rig.store.recover(clock.now().minus(Duration.ofHours(1))), "housekeeping rolled it back");
+            assertEquals(3, rig.store.recover(new Staleness(clock.now().minus(Duration.ofHours(1)), Duration.ZERO)), "housekeeping rolled it back");
             List<String> answered;
             try {
                 answered = batch.commit();

@@ -3,6 +3,7 @@ package io.leasehold.jetstream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.leasehold.spool.Staleness;
 import io.leasehold.spool.ItemView;
 import io.leasehold.spool.StagedBatch;
 import io.leasehold.testing.Await;
@@ -73,24 +74,40 @@ class JetStreamBatchRecoveryTest {
         String batch = stagedAndAbandoned(ids);
         BatchMarkers.write(ledger, batch, ids); // the commit point was passed, then the maker died
         assertEquals(Optional.empty(), store.lookup("c1"), "staged: nobody's to see yet");
-        assertEquals(3, store.recover(clock.now().minusSeconds(3600)), "finished however fresh");
+        assertEquals(3, store.recover(new Staleness(clock.now().minusSeconds(3600), Duration.ZERO)), "finished however fresh");
         for (String id : ids) {
             assertEquals("pending", store.lookup(id).map(ItemView::state).orElse("none"), id);
         }
         assertEquals(Optional.empty(), ledger.readRaw(BatchMarkers.key(batch)), "the marker is gone once done");
-        assertEquals(0, store.recover(clock.now()), "nothing left to finish");
+        assertEquals(0, store.recover(new Staleness(clock.now(), Duration.ZERO)), "nothing left to finish");
     }
 
     @Test
     void aBatchWithoutAMarkerIsRolledBackOnceItIsStaleAndItsIdsAreFreeAgain() throws Exception {
         List<String> ids = List.of("u1", "u2");
         stagedAndAbandoned(ids);
-        assertEquals(0, store.recover(clock.now().minusSeconds(60)), "a batch staged since may be alive");
+        assertEquals(0, store.recover(new Staleness(clock.now().minusSeconds(60), Duration.ZERO)), "a batch staged since may be alive");
         assertTrue(ledger.read("u1").isPresent());
         clock.advance(Duration.ofHours(2));
-        assertEquals(2, store.recover(clock.now().minusSeconds(3600)));
+        assertEquals(2, store.recover(new Staleness(clock.now().minusSeconds(3600), Duration.ZERO)));
         assertEquals(Optional.empty(), ledger.read("u1"));
         assertEquals(Optional.empty(), ledger.read("u2"));
         assertEquals("pending", store.enqueue("u1", new ByteArrayInputStream(new byte[0]), 1024).state());
+    }
+
+    @Test
+    void aStagedEntryIsTakenBackOnlyOnceThisInstanceSawItUnchangedForTheQuietSpanWhateverItsWallClock()
+            throws Exception {
+        List<String> ids = List.of("q1", "q2");
+        stagedAndAbandoned(ids);
+        Duration quiet = Duration.ofSeconds(30);
+        clock.set(clock.now().plus(Duration.ofHours(2))); // stepped ahead: every staged entry looks stale
+        assertEquals(0, store.recover(new Staleness(clock.now().minusSeconds(3600), quiet)), "first seen now");
+        clock.advance(quiet.minusSeconds(1));
+        assertEquals(0, store.recover(new Staleness(clock.now().minusSeconds(3600), quiet)), "not quiet long enough");
+        assertTrue(ledger.read("q1").isPresent());
+        clock.advance(Duration.ofSeconds(1));
+        assertEquals(2, store.recover(new Staleness(clock.now().minusSeconds(3600), quiet)));
+        assertEquals(Optional.empty(), ledger.read("q1"));
     }
 }

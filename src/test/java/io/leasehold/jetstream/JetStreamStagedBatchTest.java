@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.leasehold.spool.Staleness;
 import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.StagedBatch;
 import io.leasehold.testing.Await;
@@ -133,7 +134,7 @@ class JetStreamStagedBatchTest {
     /**
      * Clocks further apart than the guard allows: an instance whose clock is hours ahead finds the batch's
      * staged entries older than tmp-max-age, with no marker, and takes them back while the batch still
-     * stages. The commit must not answer 201 for items that are gone: it names them and removes its marker.
+     * stages (once they stood still for the quiet span: a maker stalled that long). The commit must not answer 201 for items that are gone: it names them and removes its marker.
      */
     @Test
     void itemsASkewedInstancesHousekeepingTookBackBeforeTheMarkerFailTheCommitByName() throws Exception {
@@ -148,7 +149,9 @@ class JetStreamStagedBatchTest {
             Await.until("the skewed instance's housekeeping takes both staged items back", Duration.ofSeconds(20),
                     () -> {
                         try {
-                            takenBack[0] += skewed.store.recover(ahead.now().minus(InstanceRig.TMP_MAX_AGE));
+                            takenBack[0] += skewed.store.recover(new Staleness(ahead.now().minus(
+                                    InstanceRig.TMP_MAX_AGE), Duration.ofSeconds(30)));
+                            ahead.advance(Duration.ofSeconds(10)); // the batch stands still: quiet in time
                         } catch (IOException e) {
                             throw new java.io.UncheckedIOException(e);
                         }

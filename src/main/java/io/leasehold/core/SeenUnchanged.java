@@ -1,17 +1,17 @@
-package io.leasehold.spool;
+package io.leasehold.core;
 
-import io.leasehold.core.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * When this instance first saw each entry as it looks now, on its own monotonic clock: an entry whose
- * look (inode, size, modification time) changed counts from the change. Only local time is trusted, as
- * for claims ({@link io.leasehold.core.Sightings}); an entry not seen by the latest pass is forgotten.
+ * When this instance first saw each thing (a file in tmp/, a staged ledger entry) as it looks now, on its
+ * own monotonic clock: one whose look (inode, size and time; a revision) changed counts from the change.
+ * Only local time is trusted, as for claims ({@link Sightings}); a thing not seen by the latest pass is
+ * forgotten. How other writers' leftovers are told from live work, whatever the wall clocks say.
  */
-final class QuietFiles {
+public final class SeenUnchanged {
 
     private record Seen(Object look, long sinceNanos) {
     }
@@ -19,7 +19,7 @@ final class QuietFiles {
     private final Clock clock;
     private final Map<String, Seen> seen = new HashMap<>();
 
-    QuietFiles(Clock clock) {
+    public SeenUnchanged(Clock clock) {
         this.clock = clock;
     }
 
@@ -27,7 +27,7 @@ final class QuietFiles {
      * Whether {@code name}, looking like {@code look}, has looked so here for at least {@code quiet}: a
      * first look (or a changed one) meets only a span of zero.
      */
-    synchronized boolean quietFor(String name, Object look, Duration quiet) {
+    public synchronized boolean quietFor(String name, Object look, Duration quiet) {
         long now = clock.monotonicNanos();
         Seen before = seen.get(name);
         if (before == null || !before.look().equals(look)) {
@@ -38,7 +38,7 @@ final class QuietFiles {
     }
 
     /** Forgets every entry but these (the latest pass's). */
-    synchronized void keepOnly(Set<String> names) {
+    public synchronized void keepOnly(Set<String> names) {
         seen.keySet().retainAll(names);
     }
 }
