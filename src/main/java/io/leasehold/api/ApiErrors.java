@@ -62,6 +62,11 @@ public class ApiErrors {
         if (e instanceof ItemStore.SpoolUnavailableException) {
             return Response.fromResponse(answer(503, e.getMessage())).header(HttpHeaders.RETRY_AFTER, "1").build();
         }
+        if (e instanceof ItemStore.EnqueuedAnywayException) {
+            // Its cause may be a passing one, but a retry would be refused: the item is in the spool.
+            LOG.warnf(e, "an enqueue failed after its item was claimed");
+            return answer(500, e.getMessage());
+        }
         if (descriptorsExhausted(e)) {
             // EMFILE or ENFILE: a burst took every descriptor; it passes once connections close.
             LOG.warnf("spool operation refused: the service ran out of open files (%s)", e.getMessage());
@@ -85,13 +90,13 @@ public class ApiErrors {
             .orElse("unknown");
 
     /**
-     * EMFILE or ENFILE in {@code e}, its causes or what it suppressed ("Too many open files", "... in
-     * system", as the C library words both).
+     * EMFILE or ENFILE in {@code e} or its causes ("Too many open files", "... in system", as the C library
+     * words both). Not in what it suppressed: those are failures of the clean-up after the error that
+     * counts (an owed release, say), which do not make that error a passing one.
      */
     static boolean descriptorsExhausted(Throwable e) {
         return e != null && (String.valueOf(e instanceof FileSystemException f ? f.getReason() : e.getMessage())
-                .contains("Too many open files") || descriptorsExhausted(e.getCause())
-                || java.util.Arrays.stream(e.getSuppressed()).anyMatch(ApiErrors::descriptorsExhausted));
+                .contains("Too many open files") || descriptorsExhausted(e.getCause()));
     }
 
     /** The C library's words when {@code e} or one of its causes says the filesystem is full. */

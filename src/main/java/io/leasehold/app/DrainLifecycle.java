@@ -83,9 +83,12 @@ public class DrainLifecycle {
                 config.handler().name(), config.drain().concurrency(), config.claim().lease());
     }
 
-    /** Leftovers of other writers: old by the wall clock, and seen unchanged here for longer than an upload may take. */
+    /**
+     * Leftovers of other writers: old by the wall clock, and seen unchanged here for twice upload-timeout
+     * (a body's last read may block past its deadline, then its fsync, link and sync follow).
+     */
     private Staleness staleness() {
-        return new Staleness(clock.now().minus(config.spool().tmpMaxAge()), config.item().uploadTimeout());
+        return new Staleness(clock.now().minus(config.spool().tmpMaxAge()), config.item().uploadTimeout().multipliedBy(2));
     }
 
     /**

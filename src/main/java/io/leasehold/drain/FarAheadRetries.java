@@ -34,14 +34,18 @@ final class FarAheadRetries {
     }
 
     /** Whether {@code seen} is a parked retry due further ahead of {@code now} than any backoff makes it. */
-    synchronized boolean dueNow(ClaimName seen, Instant now) throws IOException {
+    synchronized boolean dueNow(ClaimName seen, Instant now) {
         if (!terms.takeableAt(seen).isAfter(now.plus(furthest))) {
             return false;
         }
         Boolean retry = retries.get(seen.fileName());
         if (retry == null) {
-            retry = spool.record(seen.id(), seen.generation()).map(AttemptRecord::kind)
-                    .filter(k -> k == AttemptRecord.Kind.RETRY).isPresent();
+            try {
+                retry = spool.record(seen.id(), seen.generation()).map(AttemptRecord::kind)
+                        .filter(k -> k == AttemptRecord.Kind.RETRY).isPresent();
+            } catch (IOException e) {
+                return false; // unreadable now: not due early, and looked at again next scan (the scan goes on)
+            }
             retries.put(seen.fileName(), retry);
         }
         return retry;

@@ -76,9 +76,9 @@ final class Enqueue {
         try (FileChannel channel = FileChannel.open(upload, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             long ino = FileFacts.of(upload).orElseThrow(() -> new ItemStore.UploadLostException(id)).ino();
             // Known from here on, to every instance: a second enqueue is 409 while this one still uploads.
-            Reservations.Made reservation = reservations.reserveOwn(id, ino)
+            // Dated when it was enqueued, on the service's clock.
+            Reservations.Made reservation = reservations.reserveOwn(id, ino, clock.now())
                     .orElseThrow(() -> new ItemStore.DuplicateItemException(id));
-            reservations.date(id, clock.now()); // when it was enqueued, on the service's clock
             boolean enqueued = false;
             try {
                 if (queries.lookOnce(id).isPresent()) {

@@ -153,6 +153,13 @@ public interface ItemStore {
      * The spool's store cannot be reached now (a server restarting, a connection reconnecting): nothing was
      * decided, the call may be made again shortly.
      */
+    /** An enqueue that failed once its item was in the spool already (claimed by a drain): do not send it again. */
+    final class EnqueuedAnywayException extends IOException {
+        public EnqueuedAnywayException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
     final class SpoolUnavailableException extends IOException {
         public SpoolUnavailableException(String message, Throwable cause) {
             super(message, cause);

@@ -73,7 +73,7 @@ public final class PosixItemStore implements ItemStore, AutoCloseable {
                 id -> { // called for each item once the whole batch is in pending/
                     census.enqueued(clock.now());
                     arrivals.accept(id);
-                }, this::newId, maxBytes);
+                }, this::newId, maxBytes, clock);
     }
 
     @Override

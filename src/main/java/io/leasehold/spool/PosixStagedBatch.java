@@ -1,5 +1,6 @@
 package io.leasehold.spool;
 
+import io.leasehold.core.Clock;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
@@ -57,6 +58,9 @@ public final class PosixStagedBatch implements StagedBatch {
     private final long maxBytes;
     private final BatchFolder folder;
     private final List<Item> items = new ArrayList<>();
+    /** The reservations this batch made, released without a descriptor if it is not committed. */
+    private final List<Reservations.Made> reserved = new ArrayList<>();
+    private final Clock clock;
     private final BatchLines lines = new BatchLines();
     private final List<Future<Void>> fsyncs = new ArrayList<>();
     private FileChannel open;
@@ -69,8 +73,9 @@ public final class PosixStagedBatch implements StagedBatch {
     Consumer<String> steps = step -> { };
 
     PosixStagedBatch(SpoolLayout layout, Reservations reservations, ItemQueries queries, DirectorySync sync,
-            GroupCommit pendingSync, BatchMakers live, Consumer<String> arrivals, Supplier<String> newId, long maxBytes)
-            throws IOException {
+            GroupCommit pendingSync, BatchMakers live, Consumer<String> arrivals, Supplier<String> newId, long maxBytes,
+            Clock clock) throws IOException {
+        this.clock = clock;
         this.layout = layout;
         this.reservations = reservations;
         this.queries = queries;
@@ -111,6 +116,7 @@ public final class PosixStagedBatch implements StagedBatch {
             String named = id != null ? id : newId.get();
             lines.admit(line, named);
             Files.move(openPath, folder.staged(named)); // never replaces: the id is new to this batch
+            openPath = folder.staged(named);
             openId = named;
             reserve(named);
         }
@@ -125,9 +131,8 @@ public final class PosixStagedBatch implements StagedBatch {
     }
 
     private void reserve(String id) throws IOException {
-        if (!reservations.reserve(id, openIno)) {
-            throw new ItemStore.DuplicateItemException(id);
-        }
+        reserved.add(reservations.reserveOwn(id, openIno, clock.now())
+                .orElseThrow(() -> new ItemStore.DuplicateItemException(id)));
         if (queries.lookOnce(id).isPresent()) {
             throw new ItemStore.DuplicateItemException(id); // an item of a spool older than reservations
         }
@@ -219,7 +224,7 @@ public final class PosixStagedBatch implements StagedBatch {
             }
             if (!committed) {
                 try {
-                    BatchRecovery.rollBack(folder, reservations, false);
+                    rollBack();
                 } catch (IOException | RuntimeException e) {
                     live.gaveUp(folder.name); // its ids stay known only until the next housekeeping
                     throw e;
@@ -232,6 +237,37 @@ public final class PosixStagedBatch implements StagedBatch {
         } finally {
             finished = true;
             live.ended(folder.name);
+        }
+    }
+
+    /**
+     * Without a listing or a read, so it works when descriptors ran out: its reservations released by
+     * their inodes, its files removed by the names it gave them, then its folder. A failed release is owed
+     * ({@link Reservations#release(Reservations.Made)}); a folder holding more than this batch wrote is
+     * left to the listing roll-back.
+     */
+    private void rollBack() throws IOException {
+        IOException failed = null;
+        for (Reservations.Made made : reserved) {
+            try {
+                reservations.release(made);
+            } catch (IOException e) {
+                failed = failed == null ? e : failed;
+            }
+        }
+        for (Item item : items) {
+            Files.deleteIfExists(folder.staged(item.id()));
+        }
+        if (openPath != null) {
+            Files.deleteIfExists(openPath);
+        }
+        try {
+            Files.deleteIfExists(folder.dir);
+        } catch (java.nio.file.DirectoryNotEmptyException e) {
+            BatchRecovery.rollBack(folder, reservations, false);
+        }
+        if (failed != null) {
+            throw failed;
         }
     }
 

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -46,12 +47,13 @@ final class Reservations {
     }
 
     /**
-     * A reservation an enqueue made: the id, the payload's inode it names, and the inode of the reservation
-     * file itself, by which its maker releases it without opening it (a release must work when descriptors
-     * ran out: the error that caused it is often that). Nobody removes a live maker's reservation, so no
-     * other reservation can take that inode number while this one stands.
+     * A reservation an enqueue made: the id, the payload's inode it names, and the reservation file's own
+     * inode and modification time as they were just after it was made and dated, by which its maker releases
+     * it without opening it (a release must work when descriptors ran out: the error that caused it is often
+     * that). Nobody removes a live maker's reservation; a release paid late compares the time too, so a
+     * reservation made since under the same inode number is never taken for it.
      */
-    record Made(String id, long ino, long fileIno) {
+    record Made(String id, long ino, long fileIno, Instant dated) {
     }
 
     private final SpoolLayout layout;
@@ -67,54 +69,88 @@ final class Reservations {
     }
 
     /**
-     * Reserves {@code id} for an enqueue of the file with this inode; empty when the id is known. A
-     * reservation this instance owes a release of (an earlier enqueue's, which failed) is released first.
+     * Reserves {@code id} for an enqueue of the file with this inode, dated {@code at}; empty when the id is
+     * known. A release this instance owes for the id (an earlier enqueue's, which failed) is paid first.
      */
-    Optional<Made> reserveOwn(String id, long ino) throws IOException {
+    Optional<Made> reserveOwn(String id, long ino, Instant at) throws IOException {
         Made before = owed.get(id);
         if (before != null) {
-            release(before);
+            pay(before);
         }
         if (!reserve(id, ino)) {
             return Optional.empty();
         }
-        Optional<FileFacts> made = FileFacts.of(file(id));
+        date(id, at);
+        Optional<FileFacts> made;
+        try {
+            made = FileFacts.of(file(id));
+        } catch (IOException e) {
+            // Made by this call a moment ago, and nobody removes a live maker's: it goes by its name.
+            try {
+                Files.deleteIfExists(file(id));
+            } catch (IOException again) {
+                e.addSuppressed(again); // an id with no upload and no item: the bookkeeping sweep's
+            }
+            throw e;
+        }
         if (made.isEmpty()) {
             throw new ItemStore.UploadLostException(id); // removed under a live maker: only by hand
         }
-        return Optional.of(new Made(id, ino, made.get().ino()));
+        return Optional.of(new Made(id, ino, made.get().ino(), made.get().modified()));
     }
 
     /**
      * Its maker takes back a reservation its enqueue made and did not finish: by one stat(2) and one
-     * unlink(2), no descriptor. When that fails too, the release is owed (retried by {@link #payOwed()} and
+     * unlink(2), no descriptor. When that fails too, the release is owed (paid by {@link #payOwed()} and
      * by the id's next enqueue here) and the failure thrown; the caller adds it to the error it answers.
      */
     void release(Made made) throws IOException {
         try {
-            Optional<FileFacts> now = FileFacts.of(file(made.id()));
-            if (now.isPresent() && now.get().ino() == made.fileIno()) {
-                Files.deleteIfExists(file(made.id()));
-            }
-            owed.remove(made.id(), made);
+            releaseNow(made);
         } catch (IOException e) {
-            owed.put(made.id(), made);
+            owed.putIfAbsent(made.id(), made);
             throw e;
         }
     }
 
-    /** Retries the releases that failed; returns how many were made. */
+    /** Pays every release owed that can be paid now; returns how many. */
     int payOwed() {
         int paid = 0;
-        for (Made made : owed.values()) {
+        for (Made made : List.copyOf(owed.values())) {
             try {
-                release(made);
-                paid++;
+                paid += pay(made) ? 1 : 0;
             } catch (IOException e) {
                 // still owed: the next pass tries again
             }
         }
         return paid;
+    }
+
+    /** Pays one debt: taken off the list first, so two payers never both act on it; put back when it fails. */
+    private boolean pay(Made made) throws IOException {
+        if (!owed.remove(made.id(), made)) {
+            return false; // paid by another thread meanwhile
+        }
+        try {
+            releaseNow(made);
+            return true;
+        } catch (IOException e) {
+            owed.putIfAbsent(made.id(), made);
+            throw e;
+        }
+    }
+
+    /** Unlinks the reservation when it is still the very file that was made. */
+    private void releaseNow(Made made) throws IOException {
+        Optional<FileFacts> now = FileFacts.of(file(made.id()));
+        if (now.isPresent() && now.get().ino() == made.fileIno() && now.get().modified().equals(made.dated())) {
+            Files.deleteIfExists(file(made.id()));
+        }
+    }
+
+    /** For tests: a release that failed, as {@link #release(Made)} leaves it. */
+    void owe(Made made) {
+        owed.put(made.id(), made);
     }
 
     /** Reserves {@code id} for the file with this inode; false when the id is reserved already. */

@@ -38,10 +38,8 @@ class ApiErrorsTest {
     @Test
     void descriptorsRunOutAreA503WithRetryAfterWhereverTheErrorTellsIt() {
         ApiErrors errors = new ApiErrors(null);
-        IOException hidden = new IOException("the sync of pending/ failed");
-        hidden.addSuppressed(new FileSystemException("/s/ids/x", null, "Too many open files"));
         for (IOException e : new IOException[] {new FileSystemException("/s/tmp/y", null, "Too many open files"),
-                new IOException("wrapped", new IOException("Too many open files in system")), hidden}) {
+                new IOException("wrapped", new IOException("Too many open files in system"))}) {
             jakarta.ws.rs.core.Response answer = errors.io(e);
             assertEquals(503, answer.getStatus(), e.toString());
             assertEquals("1", answer.getHeaderString("Retry-After"));
@@ -50,5 +48,11 @@ class ApiErrorsTest {
         }
         assertEquals(false, ApiErrors.descriptorsExhausted(new AccessDeniedException("/s/Too many open files", null,
                 "Permission denied")), "a file name that holds the words is not the reason");
+        IOException cleanUpFailed = new IOException("Input/output error");
+        cleanUpFailed.addSuppressed(new FileSystemException("/s/ids/x", null, "Too many open files"));
+        assertEquals(500, errors.io(cleanUpFailed).getStatus(), "the error that counts is the first, not its clean-up's");
+        jakarta.ws.rs.core.Response kept = errors.io(new io.leasehold.spool.ItemStore.EnqueuedAnywayException(
+                "item 'x' stays enqueued (do not send it again)", new IOException("Too many open files")));
+        assertEquals(500, kept.getStatus(), "no retry is asked for an item that is in the spool");
     }
 }

@@ -223,6 +223,67 @@ class JetStreamBenchmark {
         pickup();
     }
 
+    static final int LARGE = 200_000;
+
+    /**
+     * The ledger's picture at scale (issue 25): the same service, first with {@code N} pending (the
+     * baseline), then with {@value #LARGE}: GET /spool and GET /items?limit=10 (20 calls each), single
+     * POSTs one after another, a 20 s drain pass, and the service's RSS. A listing or count that streamed
+     * the ledger, or a watch that fell behind, shows here as the large column pulling away from the small.
+     */
+    @Test
+    void countsListingsEnqueueAndDrainAtTwoHundredThousandPending() throws Exception {
+        try (BenchService service = service("scale", false)) {
+            Parallel.postBatches(service.port(), BATCH_CLIENTS, N / BATCH, BATCH, "small");
+            String[] small = scaleFigures(service, "small");
+            Parallel.postBatches(service.port(), BATCH_CLIENTS, LARGE / BATCH, BATCH, "large");
+            String[] large = scaleFigures(service, "large");
+            String[] names = {"GET /spool, 20 calls: median (min-max)", "GET /items?limit=10, 20 calls: median (min-max)",
+                    "POST /items, one after another (50): median (min-max)", "POST /drain?budget=20s",
+                    "RSS after the above"};
+            for (int i = 0; i < names.length; i++) {
+                FIGURES.add("scale", names[i], large[i] + " at " + LARGE + " pending", small[i] + " at the start's "
+                        + N + " (same service, same run)");
+            }
+        }
+    }
+
+    /** The figures of {@link #countsListingsEnqueueAndDrainAtTwoHundredThousandPending} now. */
+    private static String[] scaleFigures(BenchService service, String prefix) throws Exception {
+        String counts = spread(service, "/spool");
+        String listing = spread(service, "/items?limit=10");
+        double[] posts = new double[50];
+        try (PlainHttp one = new PlainHttp(service.port())) {
+            for (int i = 0; i < posts.length; i++) {
+                long start = System.nanoTime();
+                assertEquals(201, one.post("/items?id=" + prefix + "-single-" + i, "application/octet-stream",
+                        BenchSpool.payload(i)).status());
+                posts[i] = (System.nanoTime() - start) / 1e6;
+            }
+        }
+        long start = System.nanoTime();
+        String pass = service.post("/drain?budget=20s").body();
+        double seconds = (System.nanoTime() - start) / 1e9;
+        long done = Long.parseLong(pass.replaceAll(".*\"done\":(\\d+).*", "$1"));
+        String drain = num(done / seconds, "items/s") + " (" + done + " in " + num(seconds, "s") + ")";
+        return new String[] {counts, listing, spreadOf(posts), drain, num(service.rssMiB(), "MiB")};
+    }
+
+    private static String spread(BenchService service, String path) {
+        double[] ms = new double[20];
+        for (int i = 0; i < ms.length; i++) {
+            ms[i] = service.timedGet(path);
+        }
+        return spreadOf(ms);
+    }
+
+    private static String spreadOf(double[] ms) {
+        double[] sorted = ms.clone();
+        Arrays.sort(sorted);
+        return num(sorted[sorted.length / 2], "ms") + " (" + num(sorted[0], "") + "-" + num(sorted[sorted.length - 1],
+                "ms") + ")";
+    }
+
     /**
      * One item at a time into an idle auto-draining service with the http handler: how long from the POST
      * sent until the receiver (in this JVM, so one clock) has it, and until the POST was answered.

@@ -127,6 +127,42 @@ class EnqueueOutOfDescriptorsTest extends StoreTestBase {
         return found;
     }
 
+    @Test
+    void aBatchRefusedWhileDescriptorsAreOutReleasesItsIdsAndLeavesNothing() throws IOException {
+        loadPackageOf(Enqueue.class);
+        loadPackageOf(io.leasehold.core.ItemId.class);
+        stageThreeAndRefuse("warm"); // with descriptors to spare, as every run below but for them
+        int refusedEarly = 0;
+        for (int free = 0; free <= MOST_FREE; free++) {
+            String prefix = "b" + free;
+            try (FewDescriptors few = FewDescriptors.leaving(free)) {
+                stageThreeAndRefuse(prefix);
+            } catch (IOException e) {
+                refusedEarly++; // a line could not be staged: refused all the same
+                assertTrue(says(e, "Too many open files"), "the error told is what stopped it: " + e);
+            }
+            for (int n = 1; n <= 3; n++) {
+                assertFalse(Files.exists(layout.file(SpoolFolder.IDS, prefix + "-" + n)),
+                        "a refused batch leaves its ids free, with " + free + " descriptors free");
+            }
+            assertEquals(List.of(), tmpNames(), "nothing of the batch left in tmp/ with " + free + " free");
+        }
+        System.out.printf("EnqueueOutOfDescriptorsTest: batches refused while staging %d of %d%n", refusedEarly,
+                MOST_FREE + 1);
+    }
+
+    /** Three lines staged (as far as descriptors let), then refused, as a bad fourth line refuses a batch. */
+    private void stageThreeAndRefuse(String prefix) throws IOException {
+        try (StagedBatch batch = store.stageBatch(MAX)) {
+            for (int n = 1; n <= 3; n++) {
+                try (java.io.OutputStream out = batch.payload(n, prefix + "-" + n)) {
+                    out.write(("line " + n).getBytes(StandardCharsets.UTF_8));
+                }
+                batch.item(n, prefix + "-" + n);
+            }
+        }
+    }
+
     private List<String> tmpNames() throws IOException {
         List<String> names = new ArrayList<>();
         try (Stream<java.nio.file.Path> s = Files.list(layout.folder(SpoolFolder.TMP))) {
