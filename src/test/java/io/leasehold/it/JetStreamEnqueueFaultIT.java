@@ -17,8 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -35,17 +34,8 @@ class JetStreamEnqueueFaultIT {
 
     @RegisterExtension
     final Instances instances = new Instances();
-    private NatsServer nats;
-
-    @BeforeEach
-    void startNats() {
-        nats = NatsServer.start();
-    }
-
-    @AfterEach
-    void stopNats() {
-        nats.close();
-    }
+    @AutoClose
+    private final NatsServer nats = NatsServer.start();
 
     @Test
     void anUploadCutByAStalledNatsLeavesItsIdFreeForTheRetryOnceNatsIsBack() throws Exception {

@@ -11,8 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -35,17 +34,8 @@ class JetStreamRestartPickupIT {
 
     @RegisterExtension
     final Instances instances = new Instances();
-    private NatsServer nats;
-
-    @BeforeEach
-    void startNats() {
-        nats = NatsServer.start();
-    }
-
-    @AfterEach
-    void stopNats() {
-        nats.close();
-    }
+    @AutoClose
+    private final NatsServer nats = NatsServer.start();
 
     private ServiceProcess start(SharedSpool log, String name, boolean drains) {
         ServiceProcess p = ServiceProcess.start(name, log.config(Map.of(
