@@ -64,15 +64,16 @@ public class ApiErrors {
         }
         if (e instanceof ItemStore.EnqueuedAnywayException) {
             // Its cause may be a passing one, but a retry would be refused: the item is in the spool.
-            LOG.warnf(e, "an enqueue failed after its item was claimed");
+            LOG.warnf("answered 500, the item kept: %s", e.getMessage());
             return answer(500, e.getMessage());
         }
         if (descriptorsExhausted(e)) {
             // EMFILE or ENFILE: a burst took every descriptor; it passes once connections close.
             LOG.warnf("spool operation refused: the service ran out of open files (%s)", e.getMessage());
             return Response.fromResponse(answer(503, "the service ran out of open files for now (" + e.getMessage()
-                    + "); nothing was kept, try again shortly. If this repeats, raise its open-files limit (ulimit -n,"
-                    + " now " + OPEN_FILES + ") or lower leasehold.item.max-uploads"))
+                    + "); the item was not enqueued: send it again with the same id shortly. If this repeats, raise"
+                    + " the service's open-files limit (ulimit -n, now " + OPEN_FILES + ") or lower"
+                    + " leasehold.item.max-uploads and quarkus.http.limits.max-connections"))
                     .header(HttpHeaders.RETRY_AFTER, "1").build();
         }
         Optional<String> full = filesystemFull(e);

@@ -20,9 +20,14 @@ class OpenFilesAtStart {
 
     void onStart(@Observes StartupEvent event, LeaseholdConfig config, Config all) {
         OptionalLong limit = OpenFilesLimit.current();
+        if (limit.isEmpty()) {
+            LOG.infof("open files: limit unknown (neither /proc/self/limits nor the JVM tells it), so no cap is"
+                    + " derived from it; %d uploads at once (leasehold.item.max-uploads)", config.item().maxUploads());
+            return;
+        }
         LOG.infof("open files: limit %s; at most %s connections (quarkus.http.limits.max-connections), %d uploads at"
                 + " once (leasehold.item.max-uploads), accept backlog %s (quarkus.http.accept-backlog); each derived"
-                + " from the limit unless set", limit.isPresent() ? Long.toString(limit.getAsLong()) : "unknown",
+                + " from the limit unless set", limit.getAsLong(),
                 all.getOptionalValue("quarkus.http.limits.max-connections", String.class).orElse("no cap"),
                 config.item().maxUploads(), all.getOptionalValue("quarkus.http.accept-backlog", String.class)
                         .orElse("the default"));

@@ -127,8 +127,9 @@ public final class JetStreamItemStore implements ItemStore {
         if (committed.isEmpty()) {
             // Removed meanwhile (housekeeping took it for a dead enqueue's): nothing of it is claimable.
             payloads.delete(next.payload());
-            throw new IOException("the reservation of " + id + " was removed while its payload uploaded; nothing "
-                    + "was enqueued: send it again");
+            throw new IOException("the reservation of '" + id + "' was taken back as stale by housekeeping while its"
+                    + " payload uploaded (an upload longer than leasehold.item.upload-timeout, or clocks far apart);"
+                    + " nothing was enqueued: send it again");
         }
         if (parked.isPresent()) {
             return ItemView.ofClaim(parked.get(), Optional.of(next.records().get(parked.get().generation().toString())),

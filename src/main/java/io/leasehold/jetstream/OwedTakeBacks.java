@@ -32,8 +32,9 @@ final class OwedTakeBacks {
 
     void owe(String id, Owed what) {
         owed.put(id, what);
-        LOG.warnf("the enqueue of %s failed and could not be taken back now: its next enqueue here, or the next"
-                + " housekeeping, takes it back once NATS answers", id);
+        LOG.warnf("the enqueue of '%s' failed and what it wrote cannot be checked now (NATS is not answering): the"
+                + " next enqueue of it here, or housekeeping within a minute of NATS answering, takes its reservation"
+                + " back, or keeps its item if its commit landed; until then other instances answer 409 for it", id);
     }
 
     /** Pays what the enqueues of {@code id} owe, if anything; throws when NATS cannot be asked now. */
@@ -48,6 +49,7 @@ final class OwedTakeBacks {
             if (entry.token().equals(what.committedToken())
                     || what.payloadName().equals(entry.payload()) && !entry.token().equals(what.reservedToken())) {
                 owed.remove(id, what); // its commit landed after all: the item is there (the client got an error)
+                LOG.infof("the failed enqueue of '%s' had landed after all: the item stays", id);
                 return;
             }
             if (entry.token().equals(what.reservedToken()) && !ledger.remove(id, seen.get())) {
@@ -56,6 +58,7 @@ final class OwedTakeBacks {
         }
         payloads.delete(what.payloadName()); // unique to that enqueue, and no entry names it now
         owed.remove(id, what);
+        LOG.infof("the failed enqueue of '%s' was taken back: the id is free", id);
     }
 
     /** Pays every debt it can now; returns how many were paid. */

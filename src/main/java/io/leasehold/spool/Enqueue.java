@@ -132,8 +132,9 @@ final class Enqueue {
             reservations.release(reservation);
         } catch (IOException e) {
             cause.addSuppressed(e);
-            LOG.warnf("the reservation of %s could not be taken back (%s): it is retried by the next enqueue of"
-                    + " the id here and by housekeeping", reservation.id(), e.getMessage());
+            LOG.warnf("the reservation of '%s' could not be released (%s): the next enqueue of it here, or housekeeping"
+                    + " within a minute, releases it; until then other instances answer 409 for it", reservation.id(),
+                    e.getMessage());
         }
     }
 

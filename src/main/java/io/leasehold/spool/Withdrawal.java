@@ -39,7 +39,8 @@ final class Withdrawal {
 
     /** The error of an enqueue whose sync failed but whose item was claimed before it could be withdrawn. */
     static IOException keptAnyway(String id, IOException syncFailure) {
-        return new ItemStore.EnqueuedAnywayException(syncFailure.getMessage() + "; item '" + id + "' was claimed by a drain before it could"
-                + " be withdrawn, so it stays enqueued (its id is known: do not send it again)", syncFailure);
+        return new ItemStore.EnqueuedAnywayException("item '" + id + "' stays enqueued after all: a drain claimed it"
+                + " before its failed sync (" + syncFailure.getMessage() + ") could be undone; GET /items/" + id
+                + " shows it; do not send it again", syncFailure);
     }
 }
