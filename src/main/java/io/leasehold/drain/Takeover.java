@@ -51,7 +51,7 @@ final class Takeover {
      * Whether {@code seen} may be taken over now (see {@link TakeoverRule}); a retry parked further ahead
      * than any backoff (by a wall clock stepped ahead) counts as due now ({@link FarAheadRetries}).
      */
-    boolean isDue(ClaimName seen, Instant now) throws IOException {
+    boolean isDue(ClaimName seen, Instant now) {
         if (!terms.isTakeable(seen, now) && !farAhead.dueNow(seen, now)) {
             return false;
         }

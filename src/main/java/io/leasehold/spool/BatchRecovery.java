@@ -1,8 +1,8 @@
 package io.leasehold.spool;
 
 import io.leasehold.core.Clock;
-import io.leasehold.core.SeenUnchanged;
 import io.leasehold.core.ItemId;
+import io.leasehold.core.SeenUnchanged;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -140,7 +140,6 @@ final class BatchRecovery {
         folder.removeEmpty();
     }
 
-    /** Nothing in the folder, nor the folder itself, written since {@code cutoff}. */
     /**
      * Nothing in the folder written since the cutoff, and the folder seen unchanged here (its entries and
      * their times) for the quiet span: a maker still staging it is never taken for gone ({@link Staleness}).
