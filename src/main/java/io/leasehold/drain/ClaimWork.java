@@ -8,6 +8,7 @@ import io.leasehold.handler.Handler;
 import io.leasehold.handler.WorkItem;
 import io.leasehold.lease.ActRefused;
 import io.leasehold.lease.LeaseGate;
+import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.Spool;
 import io.leasehold.spool.UnfitFileException;
 import java.io.IOException;
@@ -117,7 +118,8 @@ final class ClaimWork {
                 Instant began = clock.now();
                 Look look = look(claim);
                 claim.began(began, look.payload() == null ? null : look.epoch());
-                boolean acts = look.payload() != null && !look.junk() && look.refused() == null && look.outcome() == null;
+                boolean acts = look.payload() != null && !look.junk() && look.refused() == null
+                        && look.unreachable() == null && look.outcome() == null;
                 Attempt made = acts ? Attempt.made(claim, clock, events, this::decided) : null;
                 attempt = made; // published before the phase moves: a stop from then on cancels it
                 if (!phase.compareAndSet(LOOKING, ACTING)) {
@@ -130,6 +132,8 @@ final class ClaimWork {
                     finish(leftAlone(claim));
                 } else if (look.refused() != null) {
                     finish(notHolder(claim, look.refused()));
+                } else if (look.unreachable() != null) {
+                    finish(unreadable(claim, look.unreachable()));
                 } else if (look.outcome() != null) {
                     settle(look.outcome());
                 } else if (!finished.get()) { // a stop during the look cancels before any handler starts
@@ -214,9 +218,10 @@ final class ClaimWork {
      * What the look before work found: the payload and the epoch to work under, an outcome without work
      * (lost, failed, retry), a junk file, or the gate's refusal.
      */
-    private record Look(byte[] payload, long epoch, Outcome outcome, boolean junk, String refused) {
+    /** @param unreachable why the payload could not be read when the spool did not answer (not the item's fault) */
+    private record Look(byte[] payload, long epoch, Outcome outcome, boolean junk, String refused, String unreachable) {
         static Look of(Outcome outcome) {
-            return new Look(null, 0, outcome, false, null);
+            return new Look(null, 0, outcome, false, null, null);
         }
     }
 
@@ -227,7 +232,10 @@ final class ClaimWork {
         } catch (UnfitFileException e) {
             // Too large can never succeed; junk is not an item at all (reported by the spool).
             return e.kind() == UnfitFileException.Kind.OVERSIZED ? Look.of(Outcome.failed(e.getMessage()))
-                    : new Look(null, 0, null, true, null);
+                    : new Look(null, 0, null, true, null, null);
+        } catch (ItemStore.SpoolUnavailableException e) {
+            return new Look(null, 0, null, false, null, "as the spool did not answer while its payload was read ("
+                    + e.getMessage() + ")");
         } catch (Throwable e) { // an I/O error, or an Error such as OutOfMemoryError: the attempt's outcome
             return Look.of(Outcome.retry("could not read the payload: " + e));
         }
@@ -235,9 +243,9 @@ final class ClaimWork {
             return Look.of(Outcome.lost());
         }
         try {
-            return new Look(payload.get(), gate.epochForAct(), null, false, null);
+            return new Look(payload.get(), gate.epochForAct(), null, false, null, null);
         } catch (ActRefused refused) {
-            return new Look(null, 0, null, false, refused.getMessage());
+            return new Look(null, 0, null, false, refused.getMessage(), null);
         }
     }
 
@@ -255,6 +263,22 @@ final class ClaimWork {
                         claim.current(), e);
                 claim.resumeHolding();
             }
+        }
+        claim.markLost();
+        return "lost";
+    }
+
+    /**
+     * The spool did not answer while the payload was read (NATS restarting, say): not the item's fault, so
+     * no attempt is counted and it goes back to pending/ at the same attempt; when the spool cannot take it
+     * back either, it is left to expire and be taken over.
+     */
+    private String unreadable(HeldClaim claim, String why) {
+        try {
+            return settlement.handBack(claim, why);
+        } catch (Throwable e) {
+            LOG.warnf("could not hand %s back; its lease will run out and it is taken over: %s", claim.current(), e);
+            claim.resumeHolding();
         }
         claim.markLost();
         return "lost";

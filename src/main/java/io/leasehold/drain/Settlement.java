@@ -112,10 +112,15 @@ final class Settlement {
      * the act. Returns {@link #HANDED_BACK}, or "lost" when the claim was taken over meanwhile.
      */
     String handBackForHolder(HeldClaim claim, String why) throws IOException {
+        return handBack(claim, "for the current lease holder: " + why);
+    }
+
+    /** Back to pending/ at the same attempt, none counted: the work never started, through no fault of the item. */
+    String handBack(HeldClaim claim, String why) throws IOException {
         if (!claim.beginFinishing()) {
             return "lost";
         }
-        LOG.infof("item %s is handed back for the current lease holder: %s", claim.id(), why);
+        LOG.infof("item %s is handed back %s", claim.id(), why);
         handingBack.accept(claim.id());
         String where = move(claim, spool::handBack) ? HANDED_BACK : "lost";
         if (where.equals("lost")) {

@@ -112,6 +112,27 @@ class DrainErrorTest extends SpoolTestBase {
         Await.until("done", WAIT, () -> settledIn(SpoolFolder.DONE, "unreadable"));
     }
 
+    /**
+     * The spool not answering while the payload is read (NATS restarting) is not the item's fault: the
+     * claim goes back to pending/ with no attempt counted, and the item runs at attempt 1 once readable.
+     */
+    @Test
+    void aPayloadUnreadableAsTheSpoolDidNotAnswerIsHandedBackWithoutCountingAnAttempt() throws IOException {
+        Instance instance = faulty(3);
+        faults.failNext("payload", 1, () -> new io.leasehold.spool.ItemStore.SpoolUnavailableException(
+                "reading blip: NATS is not reachable now", null));
+        enqueue("blip", "the payload");
+        instance.poll();
+        Await.until("handed back", WAIT, () -> instance.events.count("settled:blip:handed-back") == 1
+                && instance.drainer.claimsHeld() == 0);
+        assertTrue(instance.handler.started.isEmpty(), "no handler ran without its payload");
+        instance.poll();
+        assertEquals("the payload", new String(instance.handler.awaitStarted("blip", 1).payload()),
+                "attempt 1 still: nothing was counted");
+        instance.handler.finish("blip", Outcome.done());
+        Await.until("done", WAIT, () -> settledIn(SpoolFolder.DONE, "blip"));
+    }
+
     /** A settlement tried again on the renewal tick logs its lines in the item's context, as on its worker. */
     @Test
     void aSettlementRetriedOnTheRenewalTickLogsInTheItemsContext() throws IOException {
