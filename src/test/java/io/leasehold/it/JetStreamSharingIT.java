@@ -24,7 +24,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Three packaged instances share a JetStream spool, with no shared folder between them but the work
  * log: one is SIGKILLed and another SIGSTOPped past its claim lease while they hold long items, and the
  * nats-server is restarted mid-drain. Every item ends done, once, seen through the API; the long items
- * run again only as takeovers by another instance; every other item runs exactly once.
+ * run again only as takeovers by another instance; every other item runs exactly once at attempt 1, or
+ * again at attempt 1 only after it was handed back as the controller lease's epoch it ran under lapsed.
  */
 class JetStreamSharingIT {
 
@@ -117,10 +118,21 @@ class JetStreamSharingIT {
             return all.stream().allMatch(id -> state(survivor, id).equals("done"));
         });
 
+        // The killed instance may hold the controller lease: those acting beside it under its epoch stop when
+        // no renewal of it is seen (issue 24) and hand their items back uncounted, which then run again.
+        java.util.Set<String> lapsed = new java.util.HashSet<>();
+        java.util.regex.Matcher handedBack = java.util.regex.Pattern.compile(
+                "handed (\\S+) back to pending/ as the epoch it ran under lapsed")
+                .matcher(killed.logText() + frozen.logText() + survivor.logText());
+        while (handedBack.find()) {
+            lapsed.add(handedBack.group(1));
+        }
         for (String id : normalIds) {
             List<Run> starts = log.runs("start", id);
-            assertEquals(1, starts.size(), id + " ran exactly once: " + starts);
-            assertEquals(1, starts.get(0).attempt());
+            if (!lapsed.contains(id)) {
+                assertEquals(1, starts.size(), id + " ran exactly once: " + starts);
+            }
+            assertTrue(starts.stream().allMatch(r -> r.attempt() == 1), id + " never counted an attempt: " + starts);
             assertEquals(1, log.runs("end", id).size(), id + " ended once");
         }
         for (String id : longIds) {
