@@ -74,7 +74,7 @@ class ClockStepUploadsFaultIT {
             for (int n = 1; System.nanoTime() - started < UPLOADING.toNanos(); n++) {
                 String id = "slow-" + n;
                 answers.put(id, uploaders.submit(() -> slowUpload(writer, id)));
-                Thread.sleep(1000);
+                Thread.sleep(1000); // the load's pace (a new slow upload a second), not a wait for a condition
             }
             Map<String, Integer> counts = new TreeMap<>();
             List<String> refused = new ArrayList<>();
@@ -122,7 +122,7 @@ class ClockStepUploadsFaultIT {
                 out.write(chunk);
                 out.flush();
                 if (i < CHUNKS - 1) {
-                    Thread.sleep(1000);
+                    Thread.sleep(1000); // the staged fault itself: a client that sends its body slowly
                 }
             }
             String line = RawClients.statusLine(s.getInputStream());

@@ -54,9 +54,12 @@ class JetStreamEnqueueFaultIT {
             s.setSoTimeout(120_000);
             OutputStream out = s.getOutputStream();
             out.write(RawClients.postHead("/items?id=" + id, PAYLOAD));
-            out.write(new byte[PAYLOAD / 4]); // the reservation is made and the first chunks are stored
+            out.write(new byte[PAYLOAD / 4]);
             out.flush();
-            Thread.sleep(1500);
+            // Mid-upload: the reservation made and the payload's first chunk stored (a chunk is 128 KiB).
+            try (io.nats.client.Connection look = io.nats.client.Nats.connect(nats.url())) {
+                Await.until("the first chunk stored", Duration.ofSeconds(20), () -> chunksStored(look) > 0);
+            }
             nats.freeze();
             out.write(new byte[PAYLOAD - PAYLOAD / 4]);
             out.flush();
@@ -79,5 +82,14 @@ class JetStreamEnqueueFaultIT {
         Await.until("the item done", Duration.ofSeconds(60), () -> service.get("/items/" + id).contains("\"done\""));
         System.out.printf("JetStreamEnqueueFaultIT: the upload cut by a frozen NATS answered %s; after a restart on"
                 + " its store: %s%n", answer, probes);
+    }
+
+    /** Messages in the payload bucket's stream; 0 while it is not there yet. */
+    private static long chunksStored(io.nats.client.Connection nats) {
+        try {
+            return nats.jetStreamManagement().getStreamInfo("OBJ_enqueue-fault-payloads").getStreamState().getMsgCount();
+        } catch (IOException | io.nats.client.JetStreamApiException e) {
+            return 0;
+        }
     }
 }

@@ -47,6 +47,13 @@ class OwedTakeBacksTest {
         return reservation;
     }
 
+    /** The enqueue's commit, landed (whatever its answer said). */
+    private LedgerEntry committed(String id, LedgerEntry reservation) throws Exception {
+        LedgerEntry committed = reservation.committed();
+        assertTrue(rig.ledger.move(id, rig.ledger.read(id).orElseThrow(), committed).isPresent());
+        return committed;
+    }
+
     private boolean payloadStored(String name) throws Exception {
         return rig.payloads.names().contains(name);
     }
@@ -67,8 +74,7 @@ class OwedTakeBacksTest {
     void aCommitThatLandedThoughItsAnswerWasLostIsKept() throws Exception {
         String name = Payloads.freshName("landed");
         LedgerEntry reservation = reserved("landed", name);
-        LedgerEntry committed = reservation.committed();
-        assertTrue(rig.ledger.move("landed", rig.ledger.read("landed").orElseThrow(), committed).isPresent());
+        LedgerEntry committed = committed("landed", reservation);
         owed.owe("landed", new OwedTakeBacks.Owed(name, reservation.token(), committed.token()));
         owed.pay("landed");
         assertEquals("pending", rig.store.lookup("landed").orElseThrow().state(), "the item stays");
@@ -80,8 +86,7 @@ class OwedTakeBacksTest {
     void aCommitThatLandedAndMovedOnSinceKeepsItsPayload() throws Exception {
         String name = Payloads.freshName("moved");
         LedgerEntry reservation = reserved("moved", name);
-        LedgerEntry committed = reservation.committed();
-        assertTrue(rig.ledger.move("moved", rig.ledger.read("moved").orElseThrow(), committed).isPresent());
+        LedgerEntry committed = committed("moved", reservation);
         // A drain claimed it since: a new token, the same payload.
         Ledger.Seen now = rig.ledger.read("moved").orElseThrow();
         assertTrue(rig.ledger.move("moved", now, now.entry().committed()).isPresent());
@@ -102,5 +107,16 @@ class OwedTakeBacksTest {
         assertEquals(later.token(), rig.ledger.read("again").orElseThrow().entry().token(), "the later one stands");
         assertTrue(payloadStored(laterName));
         assertTrue(!payloadStored(failedName), "the failed enqueue's payload, named by no entry, goes");
+    }
+
+    @Test
+    void aDebtWhoseEntryIsGoneAsAfterAWipedStoreIsPaidByFindingNothing() throws Exception {
+        String name = Payloads.freshName("wiped");
+        rig.payloads.put(name, new ByteArrayInputStream(new byte[40 * 1024]), 64 * 1024);
+        owed.owe("wiped", new OwedTakeBacks.Owed(name, "token-of-a-reservation-the-wipe-took", null));
+        owed.pay("wiped");
+        assertTrue(!payloadStored(name), "what is left of it goes");
+        assertEquals(0, owed.payAll(), "nothing left owed");
+        assertEquals("pending", rig.store.enqueue("wiped", new ByteArrayInputStream(new byte[] {1}), 1024).state());
     }
 }
