@@ -1,5 +1,6 @@
 package io.leasehold.app;
 
+import io.leasehold.core.DurationText;
 import io.leasehold.clock.TickingClock;
 import io.leasehold.config.ConfigCheck;
 import io.leasehold.config.LeaseholdConfig;
@@ -80,7 +81,7 @@ public class DrainLifecycle {
                     .dividedBy(config.claim().renewalsPerLease()).multipliedBy(2));
         }
         LOG.infof("draining %s with handler '%s', %d at a time, claim lease %s", upkeep.where(),
-                config.handler().name(), config.drain().concurrency(), config.claim().lease());
+                config.handler().name(), config.drain().concurrency(), DurationText.of(config.claim().lease()));
     }
 
     /**

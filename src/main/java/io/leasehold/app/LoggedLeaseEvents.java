@@ -1,5 +1,6 @@
 package io.leasehold.app;
 
+import io.leasehold.core.DurationText;
 import io.leasehold.drain.ItemLogContext;
 import io.leasehold.lease.Holder;
 import io.leasehold.lease.LeaseEvents;
@@ -49,7 +50,8 @@ public class LoggedLeaseEvents implements LeaseEvents {
 
     @Override
     public void unleased(String why) {
-        LOG.warnf("serving WITHOUT the controller lease (epoch 0): %s; trying again every %s", why, renewEvery);
+        LOG.warnf("serving WITHOUT the controller lease (epoch 0): %s; trying again every %s", why,
+                DurationText.of(renewEvery));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.leasehold.command;
 
+import io.leasehold.core.DurationText;
 import io.leasehold.core.Clock;
 import java.io.IOException;
 import java.time.Duration;
@@ -101,7 +102,7 @@ final class CommandProcess {
         killTimer = clock.timer("leasehold-exec-kill", grace, () -> later(() -> {
             if (process.isAlive()) {
                 LOG.warnf("CMD did not exit within %s of SIGTERM: SIGKILL to process group %d",
-                        Duration.ofMillis(grace.toMillis()), pgid());
+                        DurationText.of(Duration.ofMillis(grace.toMillis())), pgid());
             }
             signal("KILL");
         }));

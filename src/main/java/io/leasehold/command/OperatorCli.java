@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -135,10 +136,34 @@ public final class OperatorCli implements Callable<Integer> {
     private static int usageError(CommandLine.ParameterException e, String[] args) {
         CommandLine where = e.getCommandLine();
         PrintWriter err = where.getErr();
-        err.println("leasehold: " + oneLine(e.getMessage()));
+        err.println("leasehold: " + problem(e) + suggestion(e));
         err.println("usage: " + oneLine(where.getHelp().synopsis(0)) + " (" + where.getCommandSpec().qualifiedName()
                 + " --help for more)");
         return USAGE;
+    }
+
+    /** picocli's words, but a word that is no command said as that ("Unmatched argument at index 1" is not). */
+    private static String problem(CommandLine.ParameterException e) {
+        CommandLine where = e.getCommandLine();
+        if (e instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getUnmatched().isEmpty()
+                && !unmatched.getUnmatched().get(0).startsWith("-") && !where.getSubcommands().isEmpty()) {
+            String root = where.getCommandSpec().root().qualifiedName();
+            String path = where.getCommandSpec().qualifiedName().substring(root.length()).strip();
+            return "'" + unmatched.getUnmatched().get(0) + "' is not a command" + (path.isEmpty() ? "" : " of " + path)
+                    + " (" + String.join(", ", where.getSubcommands().keySet().stream()
+                            .filter(name -> !name.equals("help")).toList()) + ")";
+        }
+        return oneLine(e.getMessage());
+    }
+
+    /** For a misspelt command or option, the closest valid ones, as picocli finds them. */
+    static String suggestion(CommandLine.ParameterException e) {
+        if (!(e instanceof CommandLine.UnmatchedArgumentException unmatched)) {
+            return "";
+        }
+        List<String> near = unmatched.getSuggestions();
+        return near.isEmpty() ? "" : ": did you mean " + String.join(" or ", near.subList(0, Math.min(3, near.size())))
+                + "?";
     }
 
     private static String oneLine(String text) {

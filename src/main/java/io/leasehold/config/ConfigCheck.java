@@ -1,11 +1,15 @@
 package io.leasehold.config;
 
+import io.leasehold.core.DurationText;
 import io.quarkus.runtime.configuration.ConfigurationException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.Function;
 import java.util.OptionalLong;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
+import org.eclipse.microprofile.config.ConfigValue;
 
 /**
  * Checks the configuration once, before anything starts, and names the key of every problem, so a
@@ -48,7 +52,15 @@ public final class ConfigCheck {
         } catch (IllegalArgumentException e) { // Quarkus' own key, of the wrong type: named as the mapping's are
             throw new InvalidConfigException(MappedConfig.oneLine(e.getMessage()));
         }
-        require(config, workers, OpenFilesLimit.current(), connections);
+        require(config, workers, OpenFilesLimit.current(), connections, new Problems(written(quarkus)));
+    }
+
+    /** Each key's value as its source writes it, so a refusal quotes {@code -5s} and not {@code PT-5S}. */
+    private static Function<String, Optional<String>> written(Config source) {
+        return key -> {
+            ConfigValue value = source.getConfigValue(key);
+            return Optional.ofNullable(value == null ? null : value.getRawValue());
+        };
     }
 
     /** As {@link #require(LeaseholdConfig)}, for a worker pool of {@code workerThreads} threads. */
@@ -62,7 +74,11 @@ public final class ConfigCheck {
      */
     public static void require(LeaseholdConfig config, int workerThreads, OptionalLong openFiles,
             OptionalInt maxConnections) {
-        Problems problems = new Problems();
+        require(config, workerThreads, openFiles, maxConnections, new Problems());
+    }
+
+    private static void require(LeaseholdConfig config, int workerThreads, OptionalLong openFiles,
+            OptionalInt maxConnections, Problems problems) {
         all(problems, config);
         RunTimeFit.uploadsFit(problems, config, workerThreads);
         openFiles.ifPresent(limit -> RunTimeFit.connectionsFit(problems, config, limit, maxConnections));
@@ -77,11 +93,14 @@ public final class ConfigCheck {
     /** As {@link #requireForCommands(LeaseholdConfig)}, refusing first any {@code ${...}} of {@code raw} that cannot be expanded. */
     public static void requireForCommands(LeaseholdConfig config, Config raw) {
         Expansions.require(raw);
-        requireForCommands(config);
+        requireForCommands(config, new Problems(written(raw)));
     }
 
     public static void requireForCommands(LeaseholdConfig config) {
-        Problems problems = new Problems();
+        requireForCommands(config, new Problems());
+    }
+
+    private static void requireForCommands(LeaseholdConfig config, Problems problems) {
         spool(problems, config);
         maxBytes(problems, config);
         problems.built(() -> ConfigRecords.leaseTerms(config)); // the claim terms, for commands that work on items
@@ -93,7 +112,7 @@ public final class ConfigCheck {
     /** A period of periodic work: at least {@link #TICK_RESOLUTION}. */
     static void tickable(Problems problems, String key, Duration period) {
         if (period.compareTo(TICK_RESOLUTION) < 0) {
-            problems.add(key, "must be at least 1s, got " + period);
+            problems.add(key, "must be at least 1s, got " + DurationText.of(period));
         }
     }
 
@@ -110,11 +129,11 @@ public final class ConfigCheck {
         Duration tmpMaxAge = c.spool().tmpMaxAge();
         if (tmpMaxAge.compareTo(Duration.ofMinutes(1)) < 0) {
             // Shorter could remove an upload still streaming in, or a reason being written.
-            problems.add("leasehold.spool.tmp-max-age", "must be at least 1m, got " + tmpMaxAge);
+            problems.add("leasehold.spool.tmp-max-age", "must be at least 1m, got " + DurationText.of(tmpMaxAge));
         } else if (tmpMaxAge.compareTo(c.item().uploadTimeout().multipliedBy(2)) < 0) {
             // A JetStream batch still staging at half of it is refused (housekeeping may take it for dead).
             problems.add("leasehold.spool.tmp-max-age", "must be at least twice leasehold.item.upload-timeout ("
-                    + c.item().uploadTimeout() + "), got " + tmpMaxAge);
+                    + DurationText.of(c.item().uploadTimeout()) + "), got " + DurationText.of(tmpMaxAge));
         }
     }
 
@@ -127,7 +146,7 @@ public final class ConfigCheck {
         problems.built(() -> ConfigRecords.leaseTerms(c)).ifPresent(terms -> {
             if (terms.renewEvery().compareTo(TICK_RESOLUTION) < 0) {
                 problems.add("leasehold.claim.lease", "divided by leasehold.claim.renewals-per-lease must be at least"
-                        + " 1s, got " + terms.lease() + " / " + terms.renewalsPerLease());
+                        + " 1s, got " + DurationText.of(terms.lease()) + " / " + terms.renewalsPerLease());
             }
         });
         var backoff = problems.built(() -> ConfigRecords.backoff(c));
@@ -147,7 +166,7 @@ public final class ConfigCheck {
         problems.atLeast("leasehold.item.max-uploads", 1, c.item().maxUploads());
         problems.atLeast("leasehold.item.max-batch", 1, c.item().maxBatch());
         if (c.item().uploadTimeout().toMillis() < 1000) {
-            problems.add("leasehold.item.upload-timeout", "must be at least 1s, got " + c.item().uploadTimeout());
+            problems.add("leasehold.item.upload-timeout", "must be at least 1s, got " + DurationText.of(c.item().uploadTimeout()));
         }
         RemoteRules.lease(problems, c.lease());
         RemoteRules.nats(problems, c);
@@ -165,7 +184,7 @@ public final class ConfigCheck {
 
     private static void notNegative(Problems problems, String key, Duration maxAge, String state) {
         if (maxAge.isNegative()) {
-            problems.add(key, "must not be negative (0 keeps " + state + " items forever), got " + maxAge);
+            problems.add(key, "must not be negative (0 keeps " + state + " items forever), got " + DurationText.of(maxAge));
         }
     }
 

@@ -7,6 +7,8 @@ import io.smallrye.config.SmallRyeConfigBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Builds the {@link LeaseholdConfig} mapping from a builder's sources, outside Quarkus' own boot (the
@@ -26,7 +28,7 @@ public final class MappedConfig {
         } catch (ConfigValidationException e) {
             List<String> problems = new ArrayList<>();
             for (int i = 0; i < e.getProblemCount(); i++) {
-                problems.add(oneLine(e.getProblem(i).getMessage()));
+                problems.add(unknownKey(oneLine(e.getProblem(i).getMessage())));
             }
             throw new InvalidConfigException(String.join("; ", problems));
         } catch (NoSuchElementException | IllegalArgumentException e) {
@@ -44,5 +46,37 @@ public final class MappedConfig {
                 .replaceAll("The config property (\\S+) with the config value (\".*?\") threw an Exception whilst being"
                         + " converted ", "$1 cannot be $2: ")
                 .replaceAll("^Could not expand value (\\S+) in property (\\S+)$", "$2 cannot be expanded: nothing sets $1");
+    }
+
+    private static final Pattern UNMAPPED = Pattern.compile("(\\S+) in (.+?) does not map to any root");
+
+    /**
+     * SmallRye's "leasehold.x in SysPropConfigSource does not map to any root" as the operator can act on it:
+     * where the key was set, and the key it was most likely meant to be.
+     */
+    static String unknownKey(String problem) {
+        Matcher m = UNMAPPED.matcher(problem);
+        if (!m.matches()) {
+            return problem;
+        }
+        String key = m.group(1);
+        String where = where(m.group(2), key);
+        return KeySuggestion.closest(key)
+                .map(near -> key + " is not a setting (" + where + "): did you mean " + near + "?")
+                .orElse(key + " is not a setting (" + where + "): every key is in docs/configuration.md");
+    }
+
+    private static String where(String source, String key) {
+        if (source.startsWith("SysPropConfigSource")) {
+            return "set by -D" + key;
+        }
+        if (source.startsWith("EnvConfigSource")) {
+            return "set in the environment";
+        }
+        Matcher file = Pattern.compile("\\w+\\[source=(?:file:|jar:file:)?(.+?)](?::(\\d+))?").matcher(source);
+        if (!file.matches()) {
+            return "set in " + source;
+        }
+        return "set in " + file.group(1) + (file.group(2) == null ? "" : " line " + file.group(2));
     }
 }

@@ -1,6 +1,8 @@
 package io.leasehold.config;
 
+import io.leasehold.core.DurationText;
 import java.net.URI;
+import java.time.Duration;
 import java.net.URISyntaxException;
 import java.util.Optional;
 
@@ -28,11 +30,13 @@ final class RemoteRules {
     static void nats(Problems problems, LeaseholdConfig c) {
         problems.positive("leasehold.nats.connect-timeout", c.nats().connectTimeout());
         problems.positive("leasehold.nats.request-timeout", c.nats().requestTimeout());
-        if (c.nats().requestTimeout().compareTo(c.lease().duration()) >= 0) {
+        Duration duration = c.lease().duration();
+        // Against a duration that breaks its own rule this says nothing more: that rule is the one to read.
+        if (!duration.isNegative() && !duration.isZero() && c.nats().requestTimeout().compareTo(duration) >= 0) {
             // NATS reports a permission refusal only when its request times out: a candidate waits at most
             // a lease duration for an answer, so a longer timeout would hide the refusal (no unleased mode).
-            problems.add("leasehold.nats.request-timeout", "(" + c.nats().requestTimeout()
-                    + ") must be shorter than leasehold.lease.duration (" + c.lease().duration() + ")");
+            problems.add("leasehold.nats.request-timeout", "(" + DurationText.of(c.nats().requestTimeout())
+                    + ") must be shorter than leasehold.lease.duration (" + DurationText.of(duration) + ")");
         }
         if (c.nats().user().isPresent() != c.nats().password().isPresent()) {
             problems.add("leasehold.nats.password", "and leasehold.nats.user go together");

@@ -13,11 +13,11 @@ public record Backoff(Duration initial, Duration max) {
     /** The one place these rules live; the start-up check reports them by their keys. */
     public Backoff {
         if (initial.isNegative() || initial.isZero()) {
-            throw new InvalidSetting("leasehold.drain.backoff-initial", "must be positive, got " + initial);
+            throw new InvalidSetting("leasehold.drain.backoff-initial", "must be positive, got " + DurationText.of(initial));
         }
         if (max.compareTo(initial) < 0) {
-            throw new InvalidSetting("leasehold.drain.backoff-max", "(" + max
-                    + ") must not be below leasehold.drain.backoff-initial (" + initial + ")");
+            throw new InvalidSetting("leasehold.drain.backoff-max", "(" + DurationText.of(max)
+                    + ") must not be below leasehold.drain.backoff-initial (" + DurationText.of(initial) + ")");
         }
     }
 

@@ -19,13 +19,13 @@ public record LeaseTerms(Duration lease, int renewalsPerLease, Duration maxSkew)
     /** The one place these rules live; the start-up check reports them by their keys. */
     public LeaseTerms {
         if (lease.isNegative() || lease.isZero()) {
-            throw new InvalidSetting("leasehold.claim.lease", "must be positive, got " + lease);
+            throw new InvalidSetting("leasehold.claim.lease", "must be positive, got " + DurationText.of(lease));
         }
         if (renewalsPerLease < 2) {
             throw new InvalidSetting("leasehold.claim.renewals-per-lease", "must be at least 2, got " + renewalsPerLease);
         }
         if (maxSkew.isNegative()) {
-            throw new InvalidSetting("leasehold.claim.max-skew", "must not be negative, got " + maxSkew);
+            throw new InvalidSetting("leasehold.claim.max-skew", "must not be negative, got " + DurationText.of(maxSkew));
         }
     }
 

@@ -1,5 +1,6 @@
 package io.leasehold.drain;
 
+import io.leasehold.core.DurationText;
 import io.leasehold.core.Clock;
 import io.leasehold.core.HeldClaim;
 import io.leasehold.core.Outcome;
@@ -63,7 +64,7 @@ final class Attempt implements UniSubscriber<Outcome> {
         }
         if (!timeout.isZero()) {
             timer = clock.timer("leasehold-attempt-timeout", timeout,
-                    () -> decide(Outcome.retry("timed out after " + timeout)));
+                    () -> decide(Outcome.retry("timed out after " + DurationText.of(timeout))));
         }
         Uni<Outcome> work;
         try {

@@ -1,6 +1,7 @@
 package io.leasehold.drain;
 
 import io.leasehold.core.Backoff;
+import io.leasehold.core.DurationText;
 import io.leasehold.core.InvalidSetting;
 import io.leasehold.core.TakeoverRule;
 import java.time.Duration;
@@ -23,19 +24,20 @@ public record DrainSettings(int concurrency, int maxAttempts, Duration pollInter
             throw new InvalidSetting("leasehold.drain.max-attempts", "must be at least 1, got " + maxAttempts);
         }
         if (pollInterval.isNegative() || pollInterval.isZero()) {
-            throw new InvalidSetting("leasehold.drain.poll-interval", "must be positive, got " + pollInterval);
+            throw new InvalidSetting("leasehold.drain.poll-interval", "must be positive, got "
+                    + DurationText.of(pollInterval));
         }
         if (handlerTimeout.isNegative() || (!handlerTimeout.isZero() && handlerTimeout.toMillis() < 1)) {
             // The clock's timers count milliseconds: a shorter timeout would never fire as set.
             throw new InvalidSetting("leasehold.handler.timeout", "must be 0 (none) or at least 1ms, got "
-                    + handlerTimeout);
+                    + DurationText.of(handlerTimeout));
         }
         if (takeover == null) {
             throw new IllegalArgumentException("a takeover rule is needed");
         }
         if (shutdownTimeout.isNegative()) {
             throw new InvalidSetting("leasehold.drain.shutdown-timeout", "must not be negative, got "
-                    + shutdownTimeout);
+                    + DurationText.of(shutdownTimeout));
         }
     }
 }

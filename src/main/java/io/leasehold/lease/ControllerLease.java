@@ -1,5 +1,6 @@
 package io.leasehold.lease;
 
+import io.leasehold.core.DurationText;
 import io.leasehold.core.Clock;
 import java.io.IOException;
 import java.time.Duration;
@@ -525,7 +526,8 @@ public final class ControllerLease implements LeaseGate {
 
     /** The deadline of {@code held} has come (on the timer, at the gate, or in a step), unless renewed since. */
     private void expire(LeaseState held) {
-        lose(held, "no renewal succeeded within leasehold.lease.renew-deadline (" + timing.renewDeadline() + ")");
+        lose(held, "no renewal succeeded within leasehold.lease.renew-deadline ("
+                + DurationText.of(timing.renewDeadline()) + ")");
     }
 
     private void lose(LeaseState from, String why) {

@@ -1,5 +1,6 @@
 package io.leasehold.lease;
 
+import io.leasehold.core.DurationText;
 import io.leasehold.core.InvalidSetting;
 import java.time.Duration;
 
@@ -18,18 +19,25 @@ public record LeaseTiming(Duration duration, Duration renewEvery, Duration renew
 
     /** The one place these rules live: the service's and the command's config checks report it by its key. */
     public LeaseTiming {
-        if (renewEvery.isNegative() || renewEvery.isZero()) {
-            throw new Invalid("leasehold.lease.renew-every", "must be positive, got " + renewEvery);
-        }
+        // Each key's own rule before the rules between keys: a negative duration is told as that.
+        positive("leasehold.lease.duration", duration);
+        positive("leasehold.lease.renew-deadline", renewDeadline);
+        positive("leasehold.lease.renew-every", renewEvery);
         if (renewDeadline.compareTo(renewEvery) <= 0) {
-            throw new Invalid("leasehold.lease.renew-deadline", "(" + renewDeadline
-                    + ") must be longer than leasehold.lease.renew-every (" + renewEvery + ")");
+            throw new Invalid("leasehold.lease.renew-deadline", "(" + DurationText.of(renewDeadline)
+                    + ") must be longer than leasehold.lease.renew-every (" + DurationText.of(renewEvery) + ")");
         }
         if (duration.minus(renewDeadline).compareTo(SHORTEST_GRACE.multipliedBy(2)) < 0) {
-            throw new Invalid("leasehold.lease.duration", "(" + duration + ") must be at least "
-                    + SHORTEST_GRACE.multipliedBy(2) + " longer than leasehold.lease.renew-deadline ("
-                    + renewDeadline + "): what still acts at the deadline gets TERM, then KILL halfway to the"
-                    + " duration");
+            throw new Invalid("leasehold.lease.duration", "(" + DurationText.of(duration) + ") must be at least "
+                    + DurationText.of(SHORTEST_GRACE.multipliedBy(2)) + " longer than leasehold.lease.renew-deadline ("
+                    + DurationText.of(renewDeadline) + "): what still acts at the deadline gets TERM, then KILL"
+                    + " halfway to the duration");
+        }
+    }
+
+    private static void positive(String key, Duration value) {
+        if (value.isNegative() || value.isZero()) {
+            throw new Invalid(key, "must be positive, got " + DurationText.of(value));
         }
     }
 
@@ -58,8 +66,8 @@ public record LeaseTiming(Duration duration, Duration renewEvery, Duration renew
         if (slack.compareTo(BORROWING_SLACK) >= 0) {
             return java.util.Optional.empty();
         }
-        return java.util.Optional.of("leasehold.lease.renew-deadline (" + renewDeadline + ") is only " + slack.toMillis()
-                + " ms longer than leasehold.lease.renew-every (" + renewEvery + "): an instance acting beside the"
+        return java.util.Optional.of("leasehold.lease.renew-deadline (" + DurationText.of(renewDeadline) + ") is only " + slack.toMillis()
+                + " ms longer than leasehold.lease.renew-every (" + DurationText.of(renewEvery) + "): an instance acting beside the"
                 + " holder (claims mode) stops its work whenever a read of the lease is slow; keep them at least "
                 + BORROWING_SLACK.toMillis() + " ms apart");
     }

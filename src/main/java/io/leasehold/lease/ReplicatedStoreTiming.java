@@ -1,5 +1,6 @@
 package io.leasehold.lease;
 
+import io.leasehold.core.DurationText;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -26,7 +27,8 @@ public final class ReplicatedStoreTiming {
         if (key == null || renewDeadline.compareTo(ELECTION) >= 0) {
             return Optional.empty();
         }
-        return Optional.of("leasehold.lease.renew-deadline (" + renewDeadline + ") is shorter than " + ELECTION
+        return Optional.of("leasehold.lease.renew-deadline (" + DurationText.of(renewDeadline) + ") is shorter than "
+                + DurationText.of(ELECTION)
                 + " with " + key + " > 1: a stream leader election (4-9 s) can then cost the holder its lease; set"
                 + " leasehold.lease.renew-deadline to " + ELECTION.toSeconds() + "s or more (and"
                 + " leasehold.lease.duration at least 1s above it)");

@@ -46,12 +46,29 @@ public final class SpoolLayout {
      * the protocol needs every instance to see the same names. The root itself may be a link.
      */
     public void createFolders() throws IOException {
+        requireParent(root);
         for (SpoolFolder f : SpoolFolder.values()) {
             Path p = folder(f);
             if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
                 Files.createDirectories(p);
             }
             requireOwnDirectory(p);
+        }
+    }
+
+    /**
+     * The spool directory may be made, its parents never: a missing parent is most often a mount that is
+     * not there or a typo in its path, and making it would give this instance a spool of its own that no
+     * other instance shares.
+     */
+    static void requireParent(Path root) throws IOException {
+        Path absolute = root.toAbsolutePath();
+        Path parent = absolute.getParent();
+        if (parent != null && !Files.exists(absolute, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(parent)) {
+            throw new NoSuchFileException(absolute.toString(), null, "its parent " + parent
+                    + (Files.exists(parent) ? " is not a directory" : " does not exist")
+                    + " (is a volume not mounted, or the path misspelt?); the spool directory itself is made at start,"
+                    + " its parents never are");
         }
     }
 

@@ -175,6 +175,6 @@ class HttpDrainTest {
         ClaimName parked = ClaimName.parse(claimed.get(0)).orElseThrow();
         assertEquals(id, parked.id());
         assertEquals(1, parked.generation().attempt());
-        assertEquals("timed out after PT1S", parkedReason(id));
+        assertEquals("timed out after 1s", parkedReason(id));
     }
 }

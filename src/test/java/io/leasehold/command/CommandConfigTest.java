@@ -158,7 +158,7 @@ class CommandConfigTest {
     @Test
     void theServicesRulesAreApplied() throws IOException {
         env.put("LEASEHOLD_LEASE_RENEW_DEADLINE", "20s");
-        assertTrue(refused().contains("leasehold.lease.duration (PT15S) must be at least"), refused());
+        assertTrue(refused().contains("leasehold.lease.duration (15s) must be at least"), refused());
         env.clear();
         properties.putAll(Map.of("leasehold.lease.renew-every", "500ms", "leasehold.lease.renew-deadline", "900ms",
                 "leasehold.lease.duration", "2s"));

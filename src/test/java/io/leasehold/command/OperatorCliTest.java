@@ -93,6 +93,25 @@ class OperatorCliTest {
     }
 
     @Test
+    void aMisspeltCommandNamesTheCommandsThereAndTheClosestOne() {
+        Said lst = run("items", "lst");
+        assertEquals(2, lst.status());
+        assertEquals("leasehold: 'lst' is not a command of items (list, show, enqueue, cancel, retry, purge): did you"
+                + " mean list?", lst.err().lines().findFirst().orElse(""));
+        assertEquals("leasehold: 'itms' is not a command (items, spool, lease): did you mean items?",
+                run("itms").err().lines().findFirst().orElse(""));
+        assertEquals("", lst.out());
+    }
+
+    @Test
+    void aMisspeltOptionNamesTheClosestOne() {
+        Said stat = run("items", "list", "--stat=done");
+        assertEquals(2, stat.status());
+        assertEquals("leasehold: Unknown option: '--stat=done': did you mean --state?",
+                stat.err().lines().findFirst().orElse(""));
+    }
+
+    @Test
     void usageErrorsAreOneLineAndAHintOnStderrWithStatusTwo() {
         Said bad = run("items", "list", "--limit", "x");
         assertEquals(2, bad.status());

@@ -36,10 +36,21 @@ class ConfigErrorsIT {
 
     /** A bad setting: as -D settings, environment variables and the text of config/application.properties. */
     record Bad(String what, Map<String, String> settings, Map<String, String> env, String file, String key,
-            List<String> wrapper, String leads) {
+            List<String> wrapper, String leads, String says) {
         Bad(String what, Map<String, String> settings, Map<String, String> env, String file, String key,
                 List<String> wrapper) {
-            this(what, settings, env, file, key, wrapper, "leasehold: invalid configuration: ");
+            this(what, settings, env, file, key, wrapper, "leasehold: invalid configuration: ", null);
+        }
+
+        Bad(String what, Map<String, String> settings, Map<String, String> env, String file, String key,
+                List<String> wrapper, String leads) {
+            this(what, settings, env, file, key, wrapper, leads, null);
+        }
+
+        /** As {@link #of}, whose one line must be {@code says} exactly: the rule that says the fix. */
+        static Bad saying(String what, String says, String key, String... settings) {
+            Bad bad = of(what, key, settings);
+            return new Bad(what, bad.settings(), Map.of(), bad.file(), key, List.of(), bad.leads(), says);
         }
 
         static Bad of(String what, String key, String... settings) {
@@ -81,6 +92,28 @@ class ConfigErrorsIT {
                 Bad.of("a secret whose ${...} nothing sets", "leasehold.api.token",
                         "leasehold.api.token", "abc${LEASEHOLD_IT_NOTHING_SETS_THIS}"),
                 Bad.of("a misspelt key", "leasehold.api.tokn", "leasehold.api.tokn", "secret"),
+                Bad.saying("a misspelt key names the one it was meant to be", "leasehold: invalid configuration:"
+                        + " leasehold.drain.concurency is not a setting (set by -Dleasehold.drain.concurency): did you"
+                        + " mean leasehold.drain.concurrency?", "leasehold.drain.concurency",
+                        "leasehold.drain.concurency", "4"),
+                new Bad("a misspelt key in a file names its line and the one it was meant to be", Map.of(), Map.of(),
+                        "# the service's settings\nleasehold.drain.concurency=4\n", "leasehold.drain.concurency",
+                        List.of(), "leasehold: invalid configuration: ", "leasehold: invalid configuration:"
+                        + " leasehold.drain.concurency is not a setting (set in {cwd}/config/application.properties"
+                        + " line 2): did you mean leasehold.drain.concurrency?"),
+                Bad.saying("a negative duration: its own rule first, its value as written",
+                        "leasehold: invalid configuration: leasehold.lease.duration must be positive, got -5s",
+                        "leasehold.lease.duration", "leasehold.lease.duration", "-5s"),
+                Bad.saying("a duration breaking a rule between keys, both as written", "leasehold: invalid"
+                        + " configuration: leasehold.lease.renew-deadline (20000ms) must be longer than"
+                        + " leasehold.lease.renew-every (PT30S)", "leasehold.lease.renew-deadline",
+                        "leasehold.lease.renew-deadline", "20000ms", "leasehold.lease.renew-every", "PT30S"),
+                Bad.saying("a spool directory whose parent is missing (a volume not mounted)", "leasehold: invalid"
+                        + " configuration: leasehold.spool.dir (/leasehold-it-no-such-mount/spool) is not usable:"
+                        + " /leasehold-it-no-such-mount/spool: its parent /leasehold-it-no-such-mount does not exist"
+                        + " (is a volume not mounted, or the path misspelt?); the spool directory itself is made at"
+                        + " start, its parents never are", "leasehold.spool.dir",
+                        "leasehold.spool.dir", "/leasehold-it-no-such-mount/spool"),
                 // Not a setting's fault, but the start cannot go on: one line all the same, naming the keys.
                 new Bad("a JetStream spool whose NATS cannot be reached", Map.of("leasehold.spool.kind", "jetstream",
                         "leasehold.nats.url", "nats://127.0.0.1:1", "leasehold.nats.connect-timeout", "2s"), Map.of(),
@@ -133,8 +166,12 @@ class ConfigErrorsIT {
             assertEquals(1, lines.size(), bad + ": one line on stderr, no stack trace, nothing else:\n" + stderr);
             assertTrue(lines.get(0).startsWith(bad.leads())
                     && lines.get(0).contains(bad.key()), bad + ": the line names " + bad.key() + ":\n" + stderr);
+            if (bad.says() != null) {
+                assertEquals(bad.says().replace("{cwd}", cwd.toString()), lines.get(0), bad + ": the line says the fix");
+            }
             assertEquals("", stdout.strip(), bad + ": nothing on stdout (no log of a start)");
             assertFalse(Files.exists(cwd.resolve("spool")), bad + ": the spool was created");
+            assertFalse(Files.exists(Path.of("/leasehold-it-no-such-mount")), bad + ": a missing parent was made");
             assertThrows(ConnectException.class, () -> connect(port), bad + ": something listens on " + port);
         } finally {
             process.destroyForcibly();

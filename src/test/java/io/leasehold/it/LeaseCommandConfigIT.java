@@ -96,7 +96,7 @@ class LeaseCommandConfigIT {
         configFile("leasehold.nats.url=" + nats.url() + "\nleasehold.lease.renew-deadline=20s\n");
         run = status(Map.of(), Map.of());
         assertEquals(1, run.status(), run.stderr());
-        assertTrue(run.stderr().startsWith("leasehold: invalid configuration: leasehold.lease.duration (PT15S)"),
+        assertTrue(run.stderr().startsWith("leasehold: invalid configuration: leasehold.lease.duration (15s)"),
                 "the service's own rule, naming the key:\n" + run.stderr());
         assertFalse(run.stderr().strip().contains("\n"), run.stderr());
     }

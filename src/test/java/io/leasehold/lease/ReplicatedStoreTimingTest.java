@@ -12,7 +12,7 @@ class ReplicatedStoreTimingTest {
     @Test
     void aDeadlineShorterThanAnElectionWithReplicatedStreamsIsWarnedNamingTheKeys() {
         String lease = ReplicatedStoreTiming.warning(Duration.ofSeconds(5), 3, 1, false).orElseThrow();
-        assertTrue(lease.startsWith("leasehold.lease.renew-deadline (PT5S)") && lease.contains("leasehold.lease.replicas (3)")
+        assertTrue(lease.startsWith("leasehold.lease.renew-deadline (5s)") && lease.contains("leasehold.lease.replicas (3)")
                 && lease.contains("to 10s or more"), lease);
         String spool = ReplicatedStoreTiming.warning(Duration.ofSeconds(5), 1, 3, true).orElseThrow();
         assertTrue(spool.contains("leasehold.spool.jetstream.replicas (3)"), spool);

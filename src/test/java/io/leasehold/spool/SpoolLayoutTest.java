@@ -51,4 +51,27 @@ class SpoolLayoutTest {
         assertTrue(layout.isUsable());
         assertTrue(Files.isDirectory(real.resolve("pending")), "made in the link's target");
     }
+
+    @Test
+    void aSpoolDirectoryWhoseParentIsMissingIsRefusedAndNothingIsMade() {
+        Path root = dir.resolve("mnt").resolve("shared").resolve("spool");
+        IOException refused = assertThrows(IOException.class, new SpoolLayout(root)::createFolders);
+        assertTrue(refused.getMessage().contains("its parent " + dir.resolve("mnt").resolve("shared") + " does not exist"),
+                refused.getMessage());
+        assertFalse(Files.exists(dir.resolve("mnt")), "no parent was made");
+    }
+
+    @Test
+    void theSpoolDirectoryItselfIsMadeWhenItsParentExists() throws IOException {
+        SpoolLayout layout = new SpoolLayout(dir.resolve("spool"));
+        layout.createFolders();
+        assertTrue(layout.isUsable());
+    }
+
+    @Test
+    void aParentThatIsAFileIsRefusedAsNotADirectory() throws IOException {
+        Path file = Files.writeString(dir.resolve("file"), "x");
+        IOException refused = assertThrows(IOException.class, new SpoolLayout(file.resolve("spool"))::createFolders);
+        assertTrue(refused.getMessage().contains("its parent " + file + " is not a directory"), refused.getMessage());
+    }
 }

@@ -1,0 +1,41 @@
+package io.leasehold.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class KeySuggestionTest {
+
+    @Test
+    void theKeysAreTheMappingsOwn() {
+        assertEquals(ConfigDocsTest.mappingKeys().keySet(), KeySuggestion.keys());
+    }
+
+    @Test
+    void aKeyALetterOffIsSuggestedItsNeighbour() {
+        assertEquals(Optional.of("leasehold.drain.concurrency"), KeySuggestion.closest("leasehold.drain.concurency"));
+        assertEquals(Optional.of("leasehold.claim.lease"), KeySuggestion.closest("leasehold.claim.leas"));
+        assertEquals(Optional.of("leasehold.nats.url"), KeySuggestion.closest("leasehold.nats.ulr"));
+        assertEquals(Optional.of("leasehold.spool.dir"), KeySuggestion.closest("LEASEHOLD.SPOOL.DIR"));
+    }
+
+    @Test
+    void theRightWordUnderTheWrongGroupIsSuggestedWhereItLives() {
+        assertEquals(Optional.of("leasehold.drain.max-attempts"), KeySuggestion.closest("leasehold.max-attempts"));
+        assertEquals(Optional.of("leasehold.handler.exec.command"), KeySuggestion.closest("leasehold.exec.command"));
+    }
+
+    @Test
+    void aKeyNothingLikeAnyGetsNoGuess() {
+        assertEquals(Optional.empty(), KeySuggestion.closest("leasehold.colour"));
+    }
+
+    @Test
+    void aWordThatLivesUnderTwoGroupsGetsNoGuess() {
+        assertTrue(KeySuggestion.keys().containsAll(java.util.Set.of("leasehold.lease.bucket",
+                "leasehold.spool.jetstream.bucket")));
+        assertEquals(Optional.empty(), KeySuggestion.closest("leasehold.nats.bucket"));
+    }
+}
