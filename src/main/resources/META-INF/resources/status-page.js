@@ -90,7 +90,7 @@
     const rows = items.map((item) => {
       const tr = el('tr');
       tr.dataset.id = item.id;
-      // holder: the instance named in the claim where the API says it (README, HTTP API), and the claim's generation
+      // holder: the instance named in the claim where the API says it (docs/http-api.md), and the claim's generation
       tr.append(el('td', 'id', item.id), el('td', null, [item.holder, item.generation].filter(Boolean).join(' · ') || '—'),
         el('td', null, item.attempt === undefined ? '—' : item.attempt));
       if ((item.state === 'retrying' || item.state === 'scheduled') && item.runAt) {
@@ -294,7 +294,7 @@
       if (res.status !== 404 && res.status !== 405) {
         return 'Not retried: ' + res.status + (await errorText(res));
       }
-      // Fallback while POST /items/retry?state=failed (README, HTTP API) is not built yet: retry the failed
+      // Fallback while POST /items/retry?state=failed (docs/http-api.md) is not built yet: retry the failed
       // items this page lists, one call each. Remove it once every deployed service has that endpoint.
       const listed = failedShown.slice();
       let retried = 0;

@@ -23,7 +23,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponses;
 import org.jboss.resteasy.reactive.RestResponse;
 
 /**
- * POST /items/batch: NDJSON, all or nothing (README, Bulk and retention). The body is read line by line into a staged
+ * POST /items/batch: NDJSON, all or nothing (docs/http-api.md, The calls). The body is read line by line into a staged
  * batch ({@link NdjsonBatch}), never held whole; a batch takes one upload slot and the upload bound of
  * a single upload.
  */

@@ -9,7 +9,7 @@ import org.jboss.logging.Logger;
 import sun.misc.Signal;
 
 /**
- * Makes SIGTERM a clean stop with exit status 0 (README, exit statuses). Left alone, the JVM answers SIGTERM
+ * Makes SIGTERM a clean stop with exit status 0 (docs/operations.md, Exit statuses). Left alone, the JVM answers SIGTERM
  * with status 143 even though Quarkus shuts down cleanly in its shutdown hook; a supervisor would
  * read that as a crash. Here SIGTERM asks Quarkus to exit(0) instead, which runs the same shutdown
  * (drain stop, hand-back) and then exits 0. Only for a launched service, never inside a test JVM.

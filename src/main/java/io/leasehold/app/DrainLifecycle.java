@@ -30,7 +30,7 @@ public class DrainLifecycle {
 
     private static final Logger LOG = Logger.getLogger(DrainLifecycle.class);
     static final Duration HOUSEKEEPING = Duration.ofMinutes(1);
-    /** README, exit statuses: the controller lease was lost. */
+    /** docs/operations.md, Exit statuses: the controller lease was lost. */
     static final int EXIT_LEASE_LOST = 3;
 
     private final SpoolUpkeep upkeep;

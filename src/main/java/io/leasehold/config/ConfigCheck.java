@@ -21,7 +21,7 @@ public final class ConfigCheck {
 
     /**
      * The floor of the periodic work's periods (polls, recounts, claim and lease renewals): shorter would
-     * spend the spool's disk and the bus many times a second for nothing the contract promises.
+     * spend the spool's disk and the bus many times a second for nothing the protocol promises (docs/protocol.md).
      */
     static final Duration TICK_RESOLUTION = Duration.ofSeconds(1);
 

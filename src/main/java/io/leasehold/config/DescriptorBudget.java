@@ -3,7 +3,7 @@ package io.leasehold.config;
 /**
  * What a process allowed {@code limit} open files can give HTTP connections and uploads once it has kept
  * its reserve, so that clients cannot make it open so much that its own work (starting a command,
- * reading a payload, writing an outcome) finds no descriptor free (README, "Descriptor limit").
+ * reading a payload, writing an outcome) finds no descriptor free (docs/configuration.md, "Descriptor limit").
  */
 public record DescriptorBudget(long limit, int concurrency) {
 

@@ -20,7 +20,7 @@ import org.eclipse.microprofile.config.spi.ConfigSource;
  * source its generated runtime builder names ({@link RunTimeSources}). A key any other source sets (a file,
  * the environment, -D, the values a native build recorded from {@code application.properties}) is left to
  * that setting, whatever its ordinal, and {@link ConfigCheck} holds it against the limit. Not seen: files
- * named by {@code quarkus.config.locations}, which SmallRye reads after this source is made (README,
+ * named by {@code quarkus.config.locations}, which SmallRye reads after this source is made (docs/configuration.md,
  * Descriptor limit).
  */
 public final class DescriptorDefaults implements ConfigSourceFactory {

@@ -6,7 +6,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The words of an item's refusals as stale (README, Handlers: an HTTP 409), which count attempts like any
+ * The words of an item's refusals as stale (docs/handlers.md: an HTTP 409), which count attempts like any
  * retry. The count of refusals in a row travels in the reason parked with the claim, carried over by
  * the claim that takes it next, so the item that is refused on every attempt fails as "refused as
  * stale N times", as a poison item fails as "abandoned N times", with no bookkeeping of its own.

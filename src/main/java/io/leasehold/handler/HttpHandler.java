@@ -10,7 +10,7 @@ import java.net.ConnectException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * POSTs each attempt's payload as a binary-mode CloudEvent (README, Handlers). 2xx is done; 409 means the
+ * POSTs each attempt's payload as a binary-mode CloudEvent (docs/handlers.md). 2xx is done; 409 means the
  * receiver refused the epoch as stale, which counts an attempt and is retried with backoff (failed
  * after max-attempts as "refused as stale N times"); 429, 5xx, timeouts, refused connections and
  * resets are retried; any other answer fails the item with the status and the start of the response body.
@@ -95,7 +95,7 @@ public final class HttpHandler implements Handler {
         if (status == 429 || (status >= 500 && status < 600)) {
             return Outcome.retry(reason);
         }
-        // Other 4xx by the contract; a redirect or an odd status will not go away by retrying either.
+        // Other 4xx are failed (docs/handlers.md); a redirect or an odd status will not go away by retrying either.
         return Outcome.failed(reason);
     }
 

@@ -16,7 +16,7 @@ import java.util.List;
 @Singleton
 public class LeaseGauges {
 
-    /** Every mode a standing can have (README, HTTP API, {@code GET /lease}). */
+    /** Every mode a standing can have (docs/http-api.md, {@code GET /lease}). */
     static final List<String> MODES = List.of("held", "waiting", "unleased", "no-bus", "lost");
 
     public LeaseGauges(LeaseService lease, MeterRegistry registry) {

@@ -1,6 +1,6 @@
 package io.leasehold.spool;
 
-/** The folders under the spool directory. The first five are the contract; the rest are bookkeeping. */
+/** The folders under the spool directory. The first five are the protocol's (docs/protocol.md, Folders); the rest are bookkeeping. */
 public enum SpoolFolder {
     /** Payloads being written; never read as items. Stale files are removed. */
     TMP("tmp"),

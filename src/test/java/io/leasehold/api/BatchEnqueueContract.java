@@ -221,7 +221,7 @@ abstract class BatchEnqueueContract extends BackendContract {
     /**
      * Review: a known id is refused with 409 naming its line, as on the directory, also when a line after it
      * is bad. The directory refuses the known id as its line is read; a store that hears of its creates late
-     * must not let the later line's 400 hide the earlier 409 (contract 7 and 9: same answers on both).
+     * must not let the later line's 400 hide the earlier 409 (docs/configuration.md, The JetStream spool: the API answers the same on both backends).
      */
     @ParameterizedTest
     @ValueSource(strings = {"{\"id\":\"x-a\",\"payload\":", "{\"id\":\"SAME-1\",\"payload\":\"again\"}"})

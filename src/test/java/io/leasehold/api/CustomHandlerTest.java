@@ -74,7 +74,7 @@ class CustomHandlerTest {
         given().queryParam("id", id).body("retry-once").when().post("/items").then().statusCode(201);
 
         given().when().post("/drain").then().statusCode(200).body("retried", equalTo(1)).body("done", equalTo(0));
-        // Parked for its backoff: retrying from runAt (README, Operating the spool), attempt 1 done with, no lease held.
+        // Parked for its backoff: retrying from runAt (docs/http-api.md, Item views), attempt 1 done with, no lease held.
         given().when().get("/items/{id}", id).then().body("state", equalTo("retrying")).body("attempt", equalTo(1))
                 .body("runAt", notNullValue()).body("leaseExpiresAt", nullValue());
 

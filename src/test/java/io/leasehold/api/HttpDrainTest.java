@@ -99,7 +99,7 @@ class HttpDrainTest {
         given().when().get("/items/{id}", missing).then().statusCode(200).body("state", equalTo("failed"))
                 .body("reason", equalTo("HTTP 404: answer 404 for " + missing));
         given().when().get("/items/{id}", bad).then().body("reason", equalTo("HTTP 400: answer 400 for " + bad));
-        // Retried: parked in claimed/ for a later attempt, with why; the API says retrying (README, Operating the spool).
+        // Retried: parked in claimed/ for a later attempt, with why; the API says retrying (docs/http-api.md, Item views).
         for (String id : List.of(busy, down)) {
             String status = id.substring(1, 4);
             given().when().get("/items/{id}", id).then().body("state", equalTo("retrying")).body("attempt", equalTo(1))
@@ -133,7 +133,7 @@ class HttpDrainTest {
                 .body("claimed", equalTo(1)).body("done", equalTo(0)).body("failed", equalTo(0))
                 .body("retried", equalTo(1)).body("handedBack", equalTo(0)).body("idle", equalTo(true));
 
-        // README, Handlers: parked for a retry with backoff, the refusal counted as attempt 1, never handed back.
+        // docs/handlers.md: parked for a retry with backoff, the refusal counted as attempt 1, never handed back.
         SpoolFixture.assertEmpty(layout, SpoolFolder.PENDING, SpoolFolder.DONE, SpoolFolder.FAILED);
         ClaimName parked = ClaimName.parse(SpoolFixture.names(layout, SpoolFolder.CLAIMED).get(0)).orElseThrow();
         assertEquals(1, parked.generation().attempt());

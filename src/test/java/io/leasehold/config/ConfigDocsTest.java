@@ -20,11 +20,19 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's configuration table against the mapping, so the docs cannot drift from the one place the
- * defaults are written ({@code @WithDefault} in {@link LeaseholdConfig}): every key of the mapping has a
- * row, and every default is the one the row gives.
+ * The configuration tables against the mapping, so the docs cannot drift from the one place the defaults are
+ * written ({@code @WithDefault} in {@link LeaseholdConfig}): in docs/configuration.md every key of the mapping
+ * has a row, and every default is the one the row gives; the README's summary table names only keys of the
+ * mapping, each with its default.
  */
 class ConfigDocsTest {
+
+    /** The full table: docs/configuration.md, its section "## Keys". */
+    static final Path KEYS_PAGE = Path.of("docs", "configuration.md");
+    static final String KEYS_HEADING = "## Keys";
+    /** The summary of the keys people change most: README.md, its section "## Configuration". */
+    static final Path README = Path.of("README.md");
+    static final String SUMMARY_HEADING = "## Configuration";
 
     private static final Pattern CODE = Pattern.compile("`([^`]*)`");
     /** {@code ${VAR:}}: the variable's value, nothing when it is unset. */
@@ -56,15 +64,28 @@ class ConfigDocsTest {
         return name.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase();
     }
 
+    /** The rows of docs/configuration.md's table of every key. */
+    static Map<String, Row> keyRows() throws IOException {
+        return tableRows(KEYS_PAGE, KEYS_HEADING);
+    }
+
+    /** The rows of the README's summary table. */
+    static Map<String, Row> summaryRows() throws IOException {
+        return tableRows(README, SUMMARY_HEADING);
+    }
+
     /**
-     * The rows of the README's configuration table: key → its default cell, then its meaning. A row may name several keys
+     * The rows of the key table in the section of {@code page} under {@code heading} (up to the next heading):
+     * key → its default cell, then its meaning. A row may name several keys
      * ({@code `leasehold.nats.user` / `.password`}, a suffix replacing the last part) with their defaults
      * in the same order ({@code `2s` / `2s`}).
      */
-    static Map<String, Row> readmeRows() throws IOException {
-        String readme = Files.readString(Path.of("README.md"));
-        int start = readme.indexOf("\n## Configuration\n");
-        String section = readme.substring(start, readme.indexOf("\n#", start + 1));
+    static Map<String, Row> tableRows(Path page, String heading) throws IOException {
+        String text = Files.readString(page);
+        int start = text.indexOf("\n" + heading + "\n");
+        assertTrue(start >= 0, page + " has a section " + heading);
+        int end = text.indexOf("\n#", start + 1);
+        String section = text.substring(start, end < 0 ? text.length() : end);
         Map<String, Row> rows = new LinkedHashMap<>();
         for (String line : section.lines().toList()) {
             String[] cells = line.split("\\|");
@@ -97,16 +118,16 @@ class ConfigDocsTest {
 
     @Test
     void everyKeyOfTheMappingHasARowAndItsDefaultIsTheRowsDefault() throws IOException {
-        Map<String, Row> rows = readmeRows();
+        Map<String, Row> rows = keyRows();
         Map<String, Optional<String>> keys = mappingKeys();
         assertTrue(keys.size() > 40, "the walk found the mapping's keys: " + keys.keySet());
         List<String> wrong = new ArrayList<>();
         keys.forEach((key, declared) -> {
             Row row = rows.get(key);
             if (row == null) {
-                wrong.add(key + ": no row in README.md's configuration table");
+                wrong.add(key + ": no row in " + KEYS_PAGE + "'s configuration table");
             } else if (declared.isPresent() && !documents(row, declared.get())) {
-                wrong.add(key + ": README.md says " + row.defaultCell() + ", the mapping's default is `" + declared.get() + "`");
+                wrong.add(key + ": " + KEYS_PAGE + " says " + row.defaultCell() + ", the mapping's default is `" + declared.get() + "`");
             }
         });
         assertEquals(List.of(), wrong);
@@ -115,9 +136,28 @@ class ConfigDocsTest {
     @Test
     void everyLeaseholdRowOfTheTableIsAKeyOfTheMapping() throws IOException {
         Map<String, Optional<String>> keys = mappingKeys();
-        List<String> unknown = readmeRows().keySet().stream()
+        List<String> unknown = keyRows().keySet().stream()
                 .filter(k -> k.startsWith("leasehold.") && !keys.containsKey(k)).toList();
         assertEquals(List.of(), unknown, "rows of keys the mapping does not have");
+    }
+
+    @Test
+    void everyKeyOfTheReadmeSummaryIsAKeyOfTheMappingWithItsDefault() throws IOException {
+        Map<String, Row> rows = summaryRows();
+        Map<String, Optional<String>> keys = mappingKeys();
+        assertTrue(rows.size() >= 8, "the summary table was found and read: " + rows.keySet());
+        List<String> wrong = new ArrayList<>();
+        rows.forEach((key, row) -> {
+            Optional<String> declared = keys.get(key);
+            if (declared == null) {
+                wrong.add(key + ": in " + README + "'s summary table, not a key of the mapping");
+            } else if (declared.isPresent() && !documents(row, declared.get())) {
+                wrong.add(key + ": " + README + " says " + row.defaultCell() + ", the mapping's default is `" + declared.get() + "`");
+            } else if (declared.isEmpty() && !row.defaultCell().startsWith("—")) {
+                wrong.add(key + ": " + README + " says " + row.defaultCell() + ", the mapping has no default (—)");
+            }
+        });
+        assertEquals(List.of(), wrong);
     }
 
     /**

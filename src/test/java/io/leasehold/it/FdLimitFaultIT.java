@@ -72,7 +72,7 @@ class FdLimitFaultIT {
         service = solo.start(FEW_DESCRIPTORS);
         assertEquals(LIMIT + " " + LIMIT, openFilesLimit(service.pid()), "soft and hard limit of the service");
         assertEquals(CAP, service.metric("vertx_http_connections_max", ""), "the connection cap derived from the limit");
-        // The README's sample of this line (Descriptor limit) is this very configuration's.
+        // The sample of this line in docs/configuration.md (Descriptor limit) is this very configuration's.
         assertTrue(service.logText().contains("open files: limit 128; at most 16 connections"
                 + " (quarkus.http.limits.max-connections), 16 uploads at once (leasehold.item.max-uploads), accept"
                 + " backlog 4 (quarkus.http.accept-backlog); each derived from the limit unless set"), "the start says"

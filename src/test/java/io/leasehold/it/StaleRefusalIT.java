@@ -17,7 +17,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The http handler's rules (README, Handlers) against the packaged jar in no-bus mode, on the real clock: a receiver that answers
+ * The http handler's rules (docs/handlers.md) against the packaged jar in no-bus mode, on the real clock: a receiver that answers
  * every attempt with 409 makes each refusal count an attempt, spaced by backoff, and the item ends in
  * failed/ as "refused as stale 3 times" after max-attempts=3, instead of being POSTed forever.
  */

@@ -14,8 +14,8 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
- * Where every item of a spool is, read from its folders on disk: the four states of the contract
- * (pending, claimed, done, failed), each id with every state it was found in. A claim's id is its
+ * Where every item of a spool is, read from its folders on disk: the four states of the spool protocol
+ * (pending, claimed, done, failed; docs/protocol.md, Folders), each id with every state it was found in. A claim's id is its
  * name up to the first {@code ~}. tmp/ and bookkeeping folders hold no items and are not read.
  */
 public final class Census {

@@ -99,7 +99,7 @@ final class OpenSpool implements AutoCloseable {
         if (create) {
             layout.createFolders();
         } else {
-            // The contract's five folders; the bookkeeping ones a store makes as it needs them.
+            // The protocol's five folders (docs/protocol.md, Folders); the bookkeeping ones a store makes as it needs them.
             for (SpoolFolder folder : List.of(SpoolFolder.TMP, SpoolFolder.PENDING, SpoolFolder.CLAIMED,
                     SpoolFolder.DONE, SpoolFolder.FAILED)) {
                 if (!Files.exists(layout.folder(folder), LinkOption.NOFOLLOW_LINKS)) {
