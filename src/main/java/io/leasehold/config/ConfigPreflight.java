@@ -59,7 +59,7 @@ public final class ConfigPreflight {
         try {
             SmallRyeConfig built = MappedConfig.build(builder);
             ConfigCheck.require(built.getConfigMapping(LeaseholdConfig.class), built);
-            return Optional.empty();
+            return HttpPortInUse.refusal(built);
         } catch (InvalidConfigException e) {
             return Optional.of(e.line());
         }

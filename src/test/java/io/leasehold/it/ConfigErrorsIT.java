@@ -67,9 +67,23 @@ class ConfigErrorsIT {
         }
     }
 
+    /** The refusal README.md's Configuration section shows. */
+    static String readmeSample() {
+        try {
+            String readme = Files.readString(Path.of("README.md"));
+            int section = readme.indexOf("\n## Configuration\n");
+            int open = readme.indexOf("\n```\n", section);
+            return readme.substring(open + 5, readme.indexOf("\n```", open + 5)).strip();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     static Stream<Arguments> bad() {
         return Stream.of(
-                Bad.of("a name outside the choice", "leasehold.drain.mode", "leasehold.drain.mode", "bogus"),
+                // The README's sample refusal is this case's very line.
+                Bad.saying("a name outside the choice", readmeSample(), "leasehold.drain.mode",
+                        "leasehold.drain.mode", "bogus"),
                 Bad.of("a number out of range (a record's rule)", "leasehold.claim.renewals-per-lease",
                         "leasehold.claim.renewals-per-lease", "1"),
                 Bad.of("a period below a second", "leasehold.drain.poll-interval",
@@ -175,6 +189,32 @@ class ConfigErrorsIT {
             assertThrows(ConnectException.class, () -> connect(port), bad + ": something listens on " + port);
         } finally {
             process.destroyForcibly();
+        }
+    }
+
+    /** A second instance on a port already taken: one line with the fix, before the spool or anything opens. */
+    @org.junit.jupiter.api.Test
+    void aPortInUseIsOneLineSayingTheFixAndNothingStarts() throws Exception {
+        Path cwd = Files.createDirectories(Path.of("target", "it-work", "config-errors-port-" + System.nanoTime()))
+                .toAbsolutePath();
+        try (java.net.ServerSocket taken = new java.net.ServerSocket()) {
+            taken.bind(new InetSocketAddress("0.0.0.0", 0));
+            int port = taken.getLocalPort();
+            List<String> command = PackagedArtifact.current().command(List.of("-Xmx64m", "-XX:+UseSerialGC"),
+                    Map.of("quarkus.http.port", Integer.toString(port)), List.of());
+            Process process = new ProcessBuilder(command).directory(cwd.toFile())
+                    .redirectErrorStream(true).redirectInput(new File("/dev/null")).start();
+            try {
+                assertTrue(process.waitFor(DEADLINE_SECONDS, TimeUnit.SECONDS), "still running");
+                String said = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertEquals(1, process.exitValue(), said);
+                assertEquals("leasehold: quarkus.http.port " + port + " is in use on 0.0.0.0 (is another instance"
+                        + " already running here?): stop it, or give this one another port, e.g. -Dquarkus.http.port="
+                        + (port + 1), said.strip());
+                assertFalse(Files.exists(cwd.resolve("spool")), "the spool was created");
+            } finally {
+                process.destroyForcibly();
+            }
         }
     }
 
