@@ -192,6 +192,19 @@ class ConfigErrorsIT {
         }
     }
 
+    /** docs/configuration.md's sample lines are each one of the cases above, so the page cannot drift. */
+    @org.junit.jupiter.api.Test
+    void theConfigurationPagesSampleLinesAreLinesTheseCasesCheck() throws IOException {
+        String page = Files.readString(Path.of("docs", "configuration.md"));
+        int open = page.indexOf("\n```\n", page.indexOf("### How a bad setting is told"));
+        List<String> samples = page.substring(open + 5, page.indexOf("\n```", open + 5)).lines().toList();
+        List<String> checked = bad().map(a -> ((Bad) a.get()[0]).says()).filter(java.util.Objects::nonNull).toList();
+        assertTrue(samples.size() >= 3, "the page shows its samples: " + samples);
+        for (String sample : samples) {
+            assertTrue(checked.contains(sample), "a case of this test says, word for word: " + sample);
+        }
+    }
+
     /** A second instance on a port already taken: one line with the fix, before the spool or anything opens. */
     @org.junit.jupiter.api.Test
     void aPortInUseIsOneLineSayingTheFixAndNothingStarts() throws Exception {
