@@ -51,15 +51,20 @@ public final class ConfigPreflight {
 
     /** The line that stops this process's start; empty when its configuration passes. */
     static Optional<String> refusalAtStart() {
-        return refusal(RunTimeSources.builder());
+        return refusal(RunTimeSources.builder(), true);
     }
 
     /** The line that stops a start with {@code builder}'s sources; empty when they pass. */
     static Optional<String> refusal(SmallRyeConfigBuilder builder) {
+        return refusal(builder, false);
+    }
+
+    /** As {@link #refusal(SmallRyeConfigBuilder)}, and with {@code lookAtPort} the HTTP port taken by another process. */
+    private static Optional<String> refusal(SmallRyeConfigBuilder builder, boolean lookAtPort) {
         try {
             SmallRyeConfig built = MappedConfig.build(builder);
             ConfigCheck.require(built.getConfigMapping(LeaseholdConfig.class), built);
-            return HttpPortInUse.refusal(built);
+            return lookAtPort ? HttpPortInUse.refusal(built) : Optional.empty();
         } catch (InvalidConfigException e) {
             return Optional.of(e.line());
         }
