@@ -158,6 +158,9 @@ public final class ConfigCheck {
         }
         if (c.handler().name().equals("exec") && c.handler().exec().command().filter(s -> !s.isBlank()).isEmpty()) {
             problems.add("leasehold.handler.exec.command", "is required when leasehold.handler=exec");
+        } else if (c.handler().name().equals("exec")) {
+            ExecCommandFile.problem(c.handler().exec().command().get())
+                    .ifPresent(why -> problems.add("leasehold.handler.exec.command", why));
         }
         if (c.handler().name().equals("http")) {
             RemoteRules.http(problems, c.handler().http());

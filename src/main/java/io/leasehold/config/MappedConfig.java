@@ -45,7 +45,8 @@ public final class MappedConfig {
                 .replaceAll("SRCFG\\d+: ", "").replaceAll("\\s*\\R\\s*", " ").strip()
                 .replaceAll("The config property (\\S+) with the config value (\".*?\") threw an Exception whilst being"
                         + " converted ", "$1 cannot be $2: ")
-                .replaceAll("^Could not expand value (\\S+) in property (\\S+)$", "$2 cannot be expanded: nothing sets $1");
+                .replaceAll("^Could not expand value (\\S+) in property (\\S+)$", "$2 cannot be expanded: nothing sets $1")
+                .replaceAll(": Invalid duration: .*$", ": not a duration (write it as 500ms, 30s, 5m, 2h or PT5M)");
     }
 
     private static final Pattern UNMAPPED = Pattern.compile("(\\S+) in (.+?) does not map to any root");

@@ -147,7 +147,8 @@ class CommandConfigTest {
     void aValueThatCannotBeReadIsOneLineNamingItsKey() throws IOException {
         workingDirectoryFile("leasehold.lease.renew-every=soon\n");
         String said = refused();
-        assertEquals("invalid configuration: leasehold.lease.renew-every cannot be \"soon\": Invalid duration: soon",
+        assertEquals("invalid configuration: leasehold.lease.renew-every cannot be \"soon\": not a duration (write it as 500ms,"
+                + " 30s, 5m, 2h or PT5M)",
                 said);
         env.put("LEASEHOLD_LEASE_REPLICAS", "three");
         said = refused();

@@ -97,6 +97,12 @@ class ReadmeQuickStartIT {
         String[] parts = printed.split("(?m)^" + Pattern.quote(END) + "\\d+\n", -1);
         String context = "\nstdout:\n" + printed + "\nstderr:\n" + Files.readString(dir.resolve("stderr"));
         assertEquals(blocks.size() + 1, parts.length, "every block ran to its end" + context);
+        try (var logs = Files.list(dir)) {
+            for (Path log : logs.filter(p -> p.getFileName().toString().startsWith("instance-")).toList()) {
+                assertTrue(!Files.readString(log).contains("could not release the controller lease"),
+                        log + ": the quick start's stop releases the lease (instances before NATS)" + context);
+            }
+        }
         for (int i = 0; i < blocks.size(); i++) {
             assertEquals(normalized(blocks.get(i).expected(), "vm"), normalized(parts[i].strip(), hostName()),
                     "block " + (i + 1) + " prints what the README shows after it:\n" + blocks.get(i).commands() + context);
