@@ -445,6 +445,10 @@ class ItemsCommandIT {
         Path two = Files.createDirectories(work.resolve("two"));
         Map<String, String> relative = Map.of("leasehold.spool.dir", "rel/spool");
         Path payload = file("p.txt", "relative");
+        refused(LeaseCommandProcess.runWords(one, "items", relative, payload, DEADLINE, "items", "enqueue", "--id", "r0"),
+                "leasehold.spool.dir (rel/spool) is not usable: " + one.resolve("rel/spool") + ": its parent " + one.resolve("rel") + " does not exist (is a volume not mounted,"
+                        + " or the path misspelt?)");
+        Files.createDirectories(one.resolve("rel"));
         ok(LeaseCommandProcess.runWords(one, "items", relative, payload, DEADLINE, "items", "enqueue", "--json", "--id", "r1"));
         assertEquals("relative", Files.readString(one.resolve("rel/spool/pending/r1")));
         assertEquals(Set.of("r1"), ids(ok(LeaseCommandProcess.runWords(one, "items", relative, null, DEADLINE,

@@ -90,8 +90,8 @@ class LeaseCommandConfigIT {
         LeaseCommandProcess.Finished run = status(Map.of(), Map.of());
         assertEquals(1, run.status(), run.stderr());
         assertEquals("", run.stdout());
-        assertEquals("leasehold: invalid configuration: leasehold.lease.renew-every cannot be \"soon\": Invalid"
-                + " duration: soon\n", run.stderr(), "one line, no stack trace");
+        assertEquals("leasehold: invalid configuration: leasehold.lease.renew-every cannot be \"soon\": not a"
+                + " duration (write it as 500ms, 30s, 5m, 2h or PT5M)\n", run.stderr(), "one line, no stack trace");
 
         configFile("leasehold.nats.url=" + nats.url() + "\nleasehold.lease.renew-deadline=20s\n");
         run = status(Map.of(), Map.of());

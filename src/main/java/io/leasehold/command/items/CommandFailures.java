@@ -35,6 +35,9 @@ public final class CommandFailures implements CommandLine.IExecutionExceptionHan
 
     /** The JDK's file errors carry the path as their message and the cause apart: say both. */
     private static String file(FileSystemException e) {
+        if (e.getReason() != null && e.getFile() != null && e.getOtherFile() == null) {
+            return e.getFile() + ": " + e.getReason(); // as the JDK words it, and our own refusals carry the fix there
+        }
         String cause = e instanceof NoSuchFileException ? "no such file"
                 : e instanceof NotDirectoryException ? "not a directory"
                 : e instanceof AccessDeniedException ? "permission denied"

@@ -17,6 +17,7 @@ import io.leasehold.spool.SpoolAnomalies;
 import io.leasehold.spool.SpoolFolder;
 import io.leasehold.spool.SpoolLayout;
 import java.io.IOException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.util.List;
@@ -97,7 +98,11 @@ final class OpenSpool implements AutoCloseable {
         }
         SpoolLayout layout = new SpoolLayout(config.spoolDir());
         if (create) {
-            layout.createFolders();
+            try {
+                layout.createFolders();
+            } catch (FileSystemException e) { // named as the service names it at start
+                throw new Unusable("leasehold.spool.dir (" + config.spoolDir() + ") is not usable: " + CommandFailures.said(e));
+            }
         } else {
             // The protocol's five folders (docs/protocol.md, Folders); the bookkeeping ones a store makes as it needs them.
             for (SpoolFolder folder : List.of(SpoolFolder.TMP, SpoolFolder.PENDING, SpoolFolder.CLAIMED,
