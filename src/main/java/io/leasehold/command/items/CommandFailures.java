@@ -35,8 +35,10 @@ public final class CommandFailures implements CommandLine.IExecutionExceptionHan
 
     /** The JDK's file errors carry the path as their message and the cause apart: say both. */
     private static String file(FileSystemException e) {
-        if (e.getReason() != null && e.getFile() != null && e.getOtherFile() == null) {
-            return e.getFile() + ": " + e.getReason(); // as the JDK words it, and our own refusals carry the fix there
+        // The JDK gives its NoSuchFile/NotDirectory/... exceptions no reason: one with a reason is our own
+        // refusal, whose reason is a sentence with the fix, said after the path as the service says it.
+        if (e.getClass() != FileSystemException.class && e.getReason() != null && e.getOtherFile() == null) {
+            return e.getFile() + ": " + e.getReason();
         }
         String cause = e instanceof NoSuchFileException ? "no such file"
                 : e instanceof NotDirectoryException ? "not a directory"
