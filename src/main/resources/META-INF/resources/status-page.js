@@ -38,9 +38,19 @@
     return Math.floor(h / 24) + ' d ' + (h % 24) + ' h';
   }
 
+  /** "2026-12-06 14:03:07 UTC": the zone the logs and the API use, whatever the browser's. */
   function clockTime(iso) {
     const t = new Date(iso);
-    return isNaN(t) ? String(iso) : t.toLocaleString();
+    return isNaN(t) ? String(iso) : t.toISOString().slice(0, 19).replace('T', ' ') + ' UTC';
+  }
+
+  /** The item's id as a link to its JSON, history included (GET /items/{id}). */
+  function idCell(id) {
+    const td = el('td', 'id');
+    const a = el('a', null, id);
+    a.href = '/items/' + encodeURIComponent(id);
+    td.append(a);
+    return td;
   }
 
   function notice(text) {
@@ -58,6 +68,8 @@
   function showSpool(spool, at) {
     setText('count-pending', spool.pending);
     setText('count-claimed', spool.claimed);
+    setText('count-scheduled', spool.scheduled);
+    setText('count-retrying', spool.retrying);
     setText('count-done', spool.done);
     setText('count-failed', spool.failed);
     setText('oldest-pending', spool.pending > 0 ? duration(Math.max(0, spool.oldestPendingAgeMs)) : '');
@@ -91,13 +103,8 @@
       const tr = el('tr');
       tr.dataset.id = item.id;
       // holder: the instance named in the claim where the API says it (docs/http-api.md), and the claim's generation
-      tr.append(el('td', 'id', item.id), el('td', null, [item.holder, item.generation].filter(Boolean).join(' · ') || '—'),
+      tr.append(idCell(item.id), el('td', null, [item.holder, item.generation].filter(Boolean).join(' · ') || '—'),
         el('td', null, item.attempt === undefined ? '—' : item.attempt));
-      if ((item.state === 'retrying' || item.state === 'scheduled') && item.runAt) {
-        // Parked, for a retry or until its scheduled time: nobody holds it; it is taken from runAt.
-        tr.append(el('td', null, item.state + ' ' + runs(item.runAt, now)));
-        return tr;
-      }
       const expires = item.leaseExpiresAt ? new Date(item.leaseExpiresAt).getTime() : NaN;
       const left = expires - now;
       tr.append(isNaN(expires) ? el('td', null, '—')
@@ -110,7 +117,7 @@
     shown('claims-shown', items.length, total);
   }
 
-  /** "in 5 min 0 s · <local time>", or "now · ..." once runAt has come. */
+  /** "in 5 min 0 s · 2026-12-06 14:03:07 UTC", or "now · ..." once runAt has come. */
   function runs(runAt, now) {
     const due = new Date(runAt).getTime() - now;
     return (due > 0 ? 'in ' + duration(due) : 'now') + ' · ' + clockTime(runAt);
@@ -123,7 +130,7 @@
       const tr = el('tr');
       tr.dataset.id = item.id;
       tr.dataset.state = item.state;
-      tr.append(el('td', 'id', item.id), el('td', 'state', item.state), el('td', 'runs', runs(item.runAt, now)),
+      tr.append(idCell(item.id), el('td', 'state', item.state), el('td', 'runs', runs(item.runAt, now)),
         el('td', null, item.enqueuedAt ? clockTime(item.enqueuedAt) : '—'), el('td', 'reason', item.reason || '—'));
       return tr;
     });
@@ -145,7 +152,7 @@
       button.addEventListener('click', () => retryOne(item.id));
       const action = el('td', 'action');
       action.append(button);
-      tr.append(el('td', 'id', item.id), el('td', 'reason', item.reason || '—'),
+      tr.append(idCell(item.id), el('td', 'reason', item.reason || '—'),
         el('td', 'when', item.settledAt ? clockTime(item.settledAt) : '—'), action);
       return tr;
     });
@@ -189,7 +196,7 @@
       showWaiting(scheduled, retrying, now);
       showFailed(failed, spool.failed);
       problem('');
-      $('updated').textContent = 'updated ' + new Date(now).toLocaleTimeString();
+      $('updated').textContent = 'updated ' + clockTime(new Date(now).toISOString());
     } catch (e) {
       problem('Cannot read the service (' + e.message + '); trying again.');
     }

@@ -49,7 +49,6 @@ public final class JetStreamItemStore implements ItemStore {
     /** Staged entries as this instance last saw them, for {@link #recover}'s quiet span. */
     private final SeenUnchanged quietStaged;
     private volatile Consumer<String> arrivals = id -> { };
-    private static final SpoolCounts NONE_YET = new SpoolCounts(0, 0, 0, 0, 0);
 
     /** {@code tmpMaxAge}: past this, housekeeping takes a reservation or a staged batch for a dead enqueue's. */
     JetStreamItemStore(Ledger ledger, Payloads payloads, JetStreamSpool spool, LeaseTerms terms, Clock clock,
@@ -193,7 +192,10 @@ public final class JetStreamItemStore implements ItemStore {
     @Override
     public List<ItemView> list(ItemState state, int limit) throws IOException {
         List<ItemView> out = new ArrayList<>();
-        for (MirrorCopy.Glimpse item : ledger.mirror().copy().inState(state.label(), limit, g -> true)) {
+        MirrorCopy copy = ledger.mirror().copy();
+        // claimed lists the held claims: a parked one is listed as scheduled or retrying
+        for (MirrorCopy.Glimpse item : copy.inState(state.label(), limit,
+                g -> state != ItemState.CLAIMED || !copy.parked(g.id()))) {
             out.add(view(item.id(), item.entry()));
         }
         return out;
@@ -222,7 +224,7 @@ public final class JetStreamItemStore implements ItemStore {
     @Override
     public SpoolCounts countsNow() {
         return ledger.mirrorIfStarted().flatMap(LedgerMirror::copyNow).map(copy -> copy.counts(clock.now()))
-                .orElse(NONE_YET);
+                .orElse(SpoolCounts.NONE);
     }
 
     /** From the picture as it is, every holder's claims; none before the picture is started and whole. */

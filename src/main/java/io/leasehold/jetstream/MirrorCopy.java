@@ -21,7 +21,7 @@ import java.util.function.Predicate;
  * One picture of the ledger in memory, fed by one watch in stream order and by this instance's own writes
  * as they are answered (so what this instance wrote it also lists at once). Every item is kept at the
  * highest revision seen of it, and indexed by state in the order listings answer in; counts are the
- * indexes' sizes. Not a source of truth: a move still reads the entry and writes at its revision.
+ * indexes' sizes, the parked claims counted apart from the held ones. Not a source of truth: a move still reads the entry and writes at its revision.
  */
 final class MirrorCopy {
 
@@ -56,6 +56,10 @@ final class MirrorCopy {
     private boolean complete;
     /** Since when each running claim is held: kept as entries come and go, read by a scrape. */
     private final RunningClaims running = new RunningClaims();
+    /** The claims parked until a scheduled time or for a retry, by id: counted apart from the held ones. */
+    private final Map<String, AttemptRecord.Kind> parked = new HashMap<>();
+    /** Of {@link #parked}, the scheduled ones: kept as it changes, so a scrape counts nothing. */
+    private long scheduledParked;
 
     MirrorCopy() {
     }
@@ -140,13 +144,19 @@ final class MirrorCopy {
         byState.computeIfAbsent(entry.state(), s -> new TreeSet<>(ORDER)).add(now);
         Optional<ClaimName> claim = LedgerEntry.CLAIMED.equals(entry.state()) ? entry.claimNameIfWellFormed(id)
                 : Optional.empty();
-        boolean parked = claim.isPresent() && entry.generation() != null
-                && Optional.ofNullable(entry.records().get(entry.generation())).map(AttemptRecord::parks).orElse(false);
-        if (claim.isPresent() && !parked) {
+        Optional<AttemptRecord> own = claim.isPresent() && entry.generation() != null
+                ? Optional.ofNullable(entry.records().get(entry.generation())) : Optional.empty();
+        park(id, own.filter(AttemptRecord::parks).map(AttemptRecord::kind).orElse(null));
+        if (claim.isPresent() && !parked.containsKey(id)) {
             running.running(claim.get());
         } else {
             running.notRunning(id);
         }
+    }
+
+    /** Whether the picture has {@code id} as a claim parked until a scheduled time or for a retry. */
+    synchronized boolean parked(String id) {
+        return parked.containsKey(id);
     }
 
     private void drop(String id, long upTo) {
@@ -155,7 +165,14 @@ final class MirrorCopy {
             items.remove(id);
             byState.get(old.entry().state()).remove(old);
             running.notRunning(id);
+            park(id, null);
         }
+    }
+
+    /** {@code id} is parked for this reason now, or (null) not parked. */
+    private void park(String id, AttemptRecord.Kind kind) {
+        AttemptRecord.Kind was = kind == null ? parked.remove(id) : parked.put(id, kind);
+        scheduledParked += (kind == AttemptRecord.Kind.SCHEDULED ? 1 : 0) - (was == AttemptRecord.Kind.SCHEDULED ? 1 : 0);
     }
 
     /** The watch's initial values are all in: from now on the picture is whole, up to its lag. */
@@ -213,8 +230,8 @@ final class MirrorCopy {
         TreeSet<Glimpse> pending = byState.get(ItemState.PENDING.label());
         long age = pending == null || pending.isEmpty() ? 0
                 : Math.max(0, now.toEpochMilli() - pending.first().since().toEpochMilli());
-        return new SpoolCounts(size(ItemState.PENDING), size(ItemState.CLAIMED), size(ItemState.DONE),
-                size(ItemState.FAILED), age);
+        return new SpoolCounts(size(ItemState.PENDING), size(ItemState.CLAIMED) - parked.size(), scheduledParked,
+                parked.size() - scheduledParked, size(ItemState.DONE), size(ItemState.FAILED), age);
     }
 
     /** The running claims' ages at {@code now}: see {@link RunningClaims}. */

@@ -11,7 +11,7 @@ import jakarta.inject.Singleton;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Gauges of the spool's folders, read from the census: a scrape costs no file call however large the
+ * Gauges of the items in each state, read from the census: a scrape costs no file call however large the
  * folders are (and may run where blocking is not allowed). Other instances' moves show after a recount.
  */
 @Startup
@@ -24,6 +24,8 @@ public class SpoolGauges {
         this.store = store;
         gauge(registry, "pending", SpoolCounts::pending);
         gauge(registry, "claimed", SpoolCounts::claimed);
+        gauge(registry, "scheduled", SpoolCounts::scheduled);
+        gauge(registry, "retrying", SpoolCounts::retrying);
         gauge(registry, "done", SpoolCounts::done);
         gauge(registry, "failed", SpoolCounts::failed);
         Gauge.builder("leasehold.pending.oldest.age.seconds", this, g -> g.now().oldestPendingAgeMs() / 1000.0)
@@ -40,6 +42,6 @@ public class SpoolGauges {
 
     private void gauge(MeterRegistry registry, String state, ToDoubleFunction<SpoolCounts> value) {
         Gauge.builder("leasehold.items", this, g -> value.applyAsDouble(g.now())).tag("state", state)
-                .description("items in each folder of the spool").register(registry);
+                .description("items in each state (claimed: held now; scheduled and retrying: parked)").register(registry);
     }
 }

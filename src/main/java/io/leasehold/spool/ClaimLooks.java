@@ -25,12 +25,16 @@ final class ClaimLooks {
         /** The spool's own junk check ({@link PosixSpool#isJunk}). */
         boolean junk(ClaimName claim) throws IOException;
 
-        /** Whether the claim's record parks it. */
-        boolean parked(ClaimName claim) throws IOException;
+        /** What the claim's own record says it is: {@code NOTE} when it has none. */
+        AttemptRecord.Kind kind(ClaimName claim) throws IOException;
+    }
+
+    /** How many claims of one listing are parked, for each reason. */
+    record Parked(long scheduled, long retrying) {
     }
 
     /** How a name of the listing was found: kept per name, since only a rename changes it. */
-    private enum Look { RUNNING, PARKED, JUNK }
+    private enum Look { RUNNING, SCHEDULED, RETRYING, JUNK }
 
     private final Reader reader;
     private final RunningClaims running;
@@ -46,8 +50,9 @@ final class ClaimLooks {
             }
 
             @Override
-            public boolean parked(ClaimName claim) throws IOException {
-                return records.read(claim.id(), claim.generation()).map(AttemptRecord::parks).orElse(false);
+            public AttemptRecord.Kind kind(ClaimName claim) throws IOException {
+                return records.read(claim.id(), claim.generation()).map(AttemptRecord::kind)
+                        .orElse(AttemptRecord.Kind.NOTE);
             }
         }, running);
     }
@@ -57,8 +62,10 @@ final class ClaimLooks {
         this.running = running;
     }
 
-    /** {@code claims} is all claimed/ held at one listing. */
-    void listed(List<ClaimName> claims) {
+    /** {@code claims} is all claimed/ held at one listing; answers how many of them are parked. */
+    Parked listed(List<ClaimName> claims) {
+        long scheduled = 0;
+        long retrying = 0;
         Map<String, Look> seen = new HashMap<>();
         Set<String> runningIds = new HashSet<>();
         Set<String> stillUnreadable = new HashSet<>();
@@ -73,11 +80,16 @@ final class ClaimLooks {
             if (look == null || look == Look.RUNNING) {
                 running.running(claim); // unreadable: a held claim may be stuck, so it counts
                 runningIds.add(claim.id());
+            } else if (look == Look.SCHEDULED) {
+                scheduled++;
+            } else if (look == Look.RETRYING) {
+                retrying++;
             }
         }
         running.retainOnly(runningIds);
         lookByName = seen;
         unreadable = stillUnreadable;
+        return new Parked(scheduled, retrying);
     }
 
     /** The claim's look, or null when its record could not be read (one claim never stops a recount). */
@@ -86,7 +98,11 @@ final class ClaimLooks {
             if (reader.junk(claim)) {
                 return Look.JUNK;
             }
-            return reader.parked(claim) ? Look.PARKED : Look.RUNNING;
+            return switch (reader.kind(claim)) {
+                case SCHEDULED -> Look.SCHEDULED;
+                case RETRY -> Look.RETRYING;
+                default -> Look.RUNNING;
+            };
         } catch (IOException | RuntimeException e) {
             stillUnreadable.add(claim.fileName());
             if (!unreadable.contains(claim.fileName())) {

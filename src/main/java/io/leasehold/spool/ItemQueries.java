@@ -211,8 +211,14 @@ final class ItemQueries {
     private Optional<ItemView> viewOf(ItemState state, Path entry) throws IOException {
         String name = entry.getFileName().toString();
         if (state == ItemState.CLAIMED) {
-            // Records are read for the chosen few only (withRecords): here the name alone.
-            return ClaimName.parse(name).map(claim -> ItemView.ofClaim(claim, Optional.empty(), terms));
+            // Held claims only: a parked one is listed as scheduled or retrying. Only a claim with a record
+            // can be parked, so the others cost no read; the chosen few are read again (withRecords).
+            Optional<ClaimName> claim = ClaimName.parse(name);
+            AttemptRecord.Kind kind = claim.isEmpty() ? AttemptRecord.Kind.NOTE : kindOf(claim.get());
+            if (claim.isEmpty() || kind == AttemptRecord.Kind.SCHEDULED || kind == AttemptRecord.Kind.RETRY) {
+                return Optional.empty();
+            }
+            return Optional.of(ItemView.ofClaim(claim.get(), Optional.empty(), terms));
         }
         if (!ItemId.isValid(name)) {
             return Optional.empty();
@@ -274,7 +280,25 @@ final class ItemQueries {
         FolderListing.PendingLook pending = listing.pending(1);
         long ageMs = pending.oldest().isEmpty() ? 0
                 : Math.max(0, now.toEpochMilli() - pending.oldest().get(0).writtenMillis());
-        return new SpoolCounts(pending.count(), listing.items(SpoolFolder.CLAIMED), listing.items(SpoolFolder.DONE),
+        long held = 0;
+        long scheduled = 0;
+        long retrying = 0;
+        for (ClaimName claim : listing.claims()) {
+            switch (kindOf(claim)) {
+                case SCHEDULED -> scheduled++;
+                case RETRY -> retrying++;
+                default -> held++;
+            }
+        }
+        return new SpoolCounts(pending.count(), held, scheduled, retrying, listing.items(SpoolFolder.DONE),
                 listing.items(SpoolFolder.FAILED), ageMs);
+    }
+
+    /** What the claim's own record says it is; {@code NOTE} without one (a first attempt's claim has none). */
+    private AttemptRecord.Kind kindOf(ClaimName claim) throws IOException {
+        if (!FileFacts.mayExist(layout.file(SpoolFolder.ATTEMPTS, claim.id()))) {
+            return AttemptRecord.Kind.NOTE;
+        }
+        return records.read(claim.id(), claim.generation()).map(AttemptRecord::kind).orElse(AttemptRecord.Kind.NOTE);
     }
 }

@@ -43,7 +43,10 @@ public interface ItemStore {
      */
     List<ItemView> listParked(String shownAs, int limit) throws IOException;
 
-    /** Items per folder and the oldest pending one's age; other instances' moves may show a recount late. */
+    /**
+     * Items per state and the oldest pending one's age; other instances' moves may show a recount late, and
+     * on the directory backend so does a claim this instance parked for a retry or took from its parking.
+     */
     SpoolCounts counts() throws IOException;
 
     /**

@@ -1,6 +1,7 @@
 package io.leasehold.spool;
 
 import java.time.Instant;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -28,6 +29,12 @@ public final class SpoolCensus {
     private volatile boolean agesUnknown;
     private volatile OldestPending oldest = OldestPending.EMPTY;
     private volatile boolean recounted;
+    /**
+     * Of claimed/'s count, the claims parked until a scheduled time and for a retry. Only a claim's record
+     * tells, so the recount sets them ({@link ClaimLooks}); this instance's new scheduled items add at once.
+     */
+    private final AtomicLong scheduled = new AtomicLong();
+    private final AtomicLong retrying = new AtomicLong();
 
     /** This instance linked a new item into pending/ at {@code at}. */
     public void enqueued(Instant at) {
@@ -37,7 +44,14 @@ public final class SpoolCensus {
 
     /** This instance put a new item straight into claimed/, parked until its scheduled time. */
     public void scheduled() {
+        scheduled.incrementAndGet(); // before the folder's touch: a recount that raced it looks again
         add(SpoolFolder.CLAIMED, 1);
+    }
+
+    /** This instance took {@code n} claims parked until a scheduled time out of their parking (a cancel). */
+    public void unscheduled(int n) {
+        scheduled.addAndGet(-n);
+        add(SpoolFolder.CLAIMED, 0); // a touch: a recount that raced it looks again
     }
 
     /** This instance moved an item between two of the counted folders. */
@@ -69,7 +83,10 @@ public final class SpoolCensus {
         long pending = count(SpoolFolder.PENDING);
         long since = Math.min(oldest.sinceMillis(), Math.min(arrivals.get(0), arrivals.get(1)));
         long ageMs = pending == 0 || since == OldestPending.NONE ? 0 : Math.max(0, now.toEpochMilli() - since);
-        return new SpoolCounts(pending, count(SpoolFolder.CLAIMED), count(SpoolFolder.DONE),
+        long parkedScheduled = Math.max(0, scheduled.get());
+        long parkedRetrying = Math.max(0, retrying.get());
+        long held = Math.max(0, count(SpoolFolder.CLAIMED) - parkedScheduled - parkedRetrying);
+        return new SpoolCounts(pending, held, parkedScheduled, parkedRetrying, count(SpoolFolder.DONE),
                 count(SpoolFolder.FAILED), ageMs);
     }
 
@@ -94,6 +111,20 @@ public final class SpoolCensus {
     /** A recount's estimate: what it listed plus own moves meanwhile, which is never less than none. */
     void correct(SpoolFolder folder, long by) {
         counts.getAndUpdate(index(folder), n -> Math.max(0, n + by));
+    }
+
+    /** What {@link #scheduled()} has added so far, read before a listing of claimed/ starts. */
+    long scheduledStored() {
+        return scheduled.get();
+    }
+
+    /**
+     * A listing of claimed/ found these parked claims; {@code scheduledBefore} is {@link #scheduledStored()}
+     * from before it, so this instance's scheduled items added meanwhile still count.
+     */
+    void parkedListed(long listedScheduled, long listedRetrying, long scheduledBefore) {
+        scheduled.addAndGet(listedScheduled - scheduledBefore);
+        retrying.set(listedRetrying);
     }
 
     void markRecounted() {

@@ -123,14 +123,20 @@ public final class SpoolRecount implements AutoCloseable {
         }
     }
 
-    /** Counts claimed/ and tells the running claims' ages from the same listing (the last one taken). */
+    /**
+     * Counts claimed/, and from the same listing (the last one taken) how many of its claims are parked
+     * and the running claims' ages.
+     */
     private void lookAtClaims() throws IOException {
         AtomicReference<List<ClaimName>> listed = new AtomicReference<>();
+        long[] scheduledBefore = new long[1];
         settle(SpoolFolder.CLAIMED, LOOKS, () -> {
+            scheduledBefore[0] = census.scheduledStored();
             listed.set(listing.claims());
             return listed.get().size();
         });
-        claims.listed(listed.get());
+        ClaimLooks.Parked parked = claims.listed(listed.get());
+        census.parkedListed(parked.scheduled(), parked.retrying(), scheduledBefore[0]);
     }
 
     private void lookFully() throws IOException {

@@ -91,4 +91,22 @@ class HealthMetricsTest {
         assertEquals(2.0, later.sample("leasehold_items", "state=\"done\""), later.text);
         assertEquals(0.0, later.sample("leasehold_pending_oldest_age_seconds", ""), later.text);
     }
+
+    @Test
+    void aScheduledItemIsGaugedAndCountedAsScheduledAndNotAsClaimed() {
+        clock.tick(SpoolRecount.TICK); // the emptied spool, recounted
+        String id = SpoolFixture.uniqueId("later");
+        given().body("x").when().post("/items?id=" + id + "&delay=2h").then().statusCode(201)
+                .body("state", equalTo("scheduled"));
+
+        Scrape text = Scrape.now();
+        assertEquals(1.0, text.sample("leasehold_items", "state=\"scheduled\""), text.text);
+        assertEquals(0.0, text.sample("leasehold_items", "state=\"claimed\""), text.text);
+        assertEquals(0.0, text.sample("leasehold_items", "state=\"retrying\""), text.text);
+        given().when().get("/spool").then().statusCode(200).body("scheduled", equalTo(1))
+                .body("claimed", equalTo(0)).body("retrying", equalTo(0));
+        clock.tick(SpoolRecount.TICK);
+        given().when().get("/spool").then().statusCode(200).body("scheduled", equalTo(1))
+                .body("claimed", equalTo(0));
+    }
 }

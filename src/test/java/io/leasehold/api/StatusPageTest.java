@@ -121,11 +121,11 @@ class StatusPageTest extends ChromiumPageTest {
 
     /**
      * A scheduled item and one parked for a retry are listed together under "Waiting to run", each with its
-     * state, when it runs and (for the retry) why it waits; both are also claims nobody holds. A failed
-     * item shows when it failed.
+     * state, when it runs and (for the retry) why it waits, and counted as scheduled and retrying: each item
+     * once on the page, none among the claims held. Times carry their zone; ids link to the item's JSON.
      */
     @Test
-    void showsScheduledAndRetryingItemsWithWhenTheyRunAndWhenAnItemFailed() {
+    void showsScheduledAndRetryingItemsOnceWithWhenTheyRunInUtcAndIdsLinkingToTheItem() {
         String later = SpoolFixture.uniqueId("later");
         given().queryParam("id", later).queryParam("delay", "1h").body("ok").when().post("/items").then()
                 .statusCode(201).body("state", equalTo("scheduled"));
@@ -135,6 +135,7 @@ class StatusPageTest extends ChromiumPageTest {
         String cancelled = SpoolFixture.uniqueId("cancelled");
         enqueue(cancelled, "never run");
         given().when().delete("/items/{id}", cancelled).then().statusCode(200);
+        SpoolFixture.recount(); // the retry's parking shows in the counts at a recount
 
         chromium.driver.get(page.toString());
         chromium.until("two items waiting to run", d -> waitingRows().size() == 2);
@@ -145,16 +146,31 @@ class StatusPageTest extends ChromiumPageTest {
         assertEquals("—", waitingRows().get(later).findElement(By.cssSelector("td.reason")).getText());
         for (WebElement row : waitingRows().values()) {
             String runs = row.findElement(By.cssSelector("td.runs")).getText();
-            assertTrue(runs.matches("(in .+|now) · .+"), "when it runs: " + runs);
+            assertTrue(runs.matches("(in .+|now) · " + UTC_TIME), "when it runs: " + runs);
         }
-        chromium.until("both among the claims, parked", d -> text("count-claimed").equals("2"));
-        String claims = chromium.driver.findElement(By.id("claims")).getText();
-        assertTrue(claims.contains("scheduled ") && claims.contains("retrying "), claims);
+        chromium.until("counted once each, as what they are", d -> text("count-scheduled").equals("1")
+                && text("count-retrying").equals("1") && text("count-claimed").equals("0"));
+        assertEquals(List.of(), chromium.driver.findElements(By.cssSelector("#claims tbody tr")), "no claim is held");
+        for (String id : List.of(later, again)) {
+            assertEquals(1, chromium.driver.findElements(By.cssSelector("tr[data-id='" + id + "']")).size(),
+                    id + " shown once");
+        }
         chromium.until("the failed item", d -> failedRows().containsKey(cancelled));
         String when = chromium.driver.findElement(By.cssSelector("#failed tr[data-id='" + cancelled + "'] td.when"))
                 .getText();
-        assertTrue(!when.equals("—") && !when.isBlank(), "when it failed: " + when);
+        assertTrue(when.matches(UTC_TIME), "when it failed: " + when);
+        assertTrue(text("updated").matches("updated " + UTC_TIME), text("updated"));
+
+        WebElement link = waitingRows().get(later).findElement(By.cssSelector("td.id a"));
+        assertEquals(later, link.getText());
+        link.click();
+        chromium.until("the item's JSON", d -> d.getCurrentUrl().endsWith("/items/" + later));
+        assertTrue(chromium.driver.getPageSource().contains("\"state\":\"scheduled\""),
+                chromium.driver.getPageSource());
     }
+
+    /** How the page writes a time: in UTC, with its zone. */
+    private static final String UTC_TIME = "\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} UTC";
 
     /** The rows of the waiting table by item id. */
     static Map<String, WebElement> waitingRows() {

@@ -114,13 +114,16 @@ class ItemsCommandIT {
 
         JsonNode status = ok(cli("spool", "status", "--json"));
         assertEquals(3, status.get("pending").asLong(), status.toString());
-        assertEquals(1, status.get("claimed").asLong(), "a scheduled item is a parked claim: " + status);
+        assertEquals(0, status.get("claimed").asLong(), "a scheduled item is parked, held by nobody: " + status);
+        assertEquals(1, status.get("scheduled").asLong(), status.toString());
+        assertEquals(0, status.get("retrying").asLong(), status.toString());
         assertEquals(0, status.get("done").asLong());
         assertEquals(0, status.get("failed").asLong());
         assertTrue(status.get("oldestPendingAgeMs").asLong() >= 0, status.toString());
         Finished statusTable = cli("spool", "status");
         assertEquals(0, statusTable.status(), statusTable.stderr());
-        assertTrue(statusTable.stdout().matches("(?s)pending +3\nclaimed +1\ndone +0\nfailed +0\noldest pending +\\S+ ago\n"),
+        assertTrue(statusTable.stdout().matches(
+                "(?s)pending +3\nclaimed +0\nscheduled +1\nretrying +0\ndone +0\nfailed +0\noldest pending +\\S+ ago\n"),
                 statusTable.stdout());
 
         assertEquals(Set.of("a1", "a2", freshId), ids(ok(cli("items", "list", "--json"))));

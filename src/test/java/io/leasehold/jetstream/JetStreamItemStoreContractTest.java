@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.core.HolderTag;
 import io.leasehold.spool.ClaimAges;
-import io.leasehold.spool.ClaimAgesContract;
+import io.leasehold.spool.StateCountsContract;
 import io.leasehold.spool.ItemStore;
 import io.leasehold.testing.Await;
 import io.leasehold.testing.SharedNatsServer;
@@ -22,10 +22,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The item store contract, scheduling and history, and the running claims' ages (kept by the ledger's
+ * The item store contract, scheduling and history, the counts per state, and the running claims' ages (kept by the ledger's
  * picture), on a real nats-server, a fresh ledger and payload bucket per test.
  */
-class JetStreamItemStoreContractTest extends ClaimAgesContract {
+class JetStreamItemStoreContractTest extends StateCountsContract {
 
     @RegisterExtension
     static final SharedNatsServer NATS = new SharedNatsServer();

@@ -110,7 +110,7 @@ class LedgerMirrorTest {
 
         Await.until("a new picture after the restart", DEADLINE, () -> rebuilt.get() > 0);
         Await.until("what they wrote meanwhile shown here: theirs pending, the purged one gone", DEADLINE,
-                () -> listed("after", ItemState.PENDING) && countsAre(new SpoolCounts(1, 0, 0, 0, 0)));
+                () -> listed("after", ItemState.PENDING) && countsAre(new SpoolCounts(1, 0, 0, 0, 0, 0, 0)));
     }
 
     private boolean countsAre(SpoolCounts expected) {

@@ -45,7 +45,7 @@ class MirrorCopyTest {
         copy.delivered("c", 4, claimed(pendingAt(1), 9));
         copy.delivered("a", 5, pendingAt(5).settled(ItemState.DONE, T0.plusSeconds(20)));
         SpoolCounts counts = copy.counts(T0.plusSeconds(15));
-        assertEquals(new SpoolCounts(1, 1, 1, 0, 10_000), counts, "b waited since 5 s: 10 s at 15 s");
+        assertEquals(new SpoolCounts(1, 1, 0, 0, 1, 0, 10_000), counts, "b waited since 5 s: 10 s at 15 s");
         assertEquals(List.of("b"), ids("pending"));
         assertEquals(List.of("c"), ids("claimed"));
     }
@@ -59,7 +59,7 @@ class MirrorCopyTest {
         copy.delivered("x", 6, pendingAt(1)); // the watch still behind the write
         assertEquals(List.of("a"), ids("claimed"));
         copy.delivered("a", 7, mine);
-        assertEquals(new SpoolCounts(1, 1, 0, 0, 0), copy.counts(T0.plusSeconds(1)));
+        assertEquals(new SpoolCounts(1, 1, 0, 0, 0, 0, 0), copy.counts(T0.plusSeconds(1)));
     }
 
     @Test
@@ -113,7 +113,7 @@ class MirrorCopyTest {
         copy.deliveredRemoval("a", 2);
         LedgerEntry later = new LedgerEntry("parked", null, 1, null, null, null, T0, null, "p", null, null, "t");
         copy.delivered("b", 3, later);
-        assertEquals(new SpoolCounts(0, 0, 0, 0, 0), copy.counts(T0));
+        assertEquals(SpoolCounts.NONE, copy.counts(T0));
         assertEquals(List.of("b"), ids("parked"), "a state of a later build is kept for that build's listings");
         assertFalse(copy.complete());
         copy.markComplete(12);

@@ -46,7 +46,7 @@ class ClaimLooksTest {
                 }
 
                 @Override
-                public boolean parked(ClaimName claim) throws IOException {
+                public AttemptRecord.Kind kind(ClaimName claim) throws IOException {
                     reads.incrementAndGet();
                     throw new IOException("Input/output error"); // as EIO from a bad disk, or EACCES
                 }

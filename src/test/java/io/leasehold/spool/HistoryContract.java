@@ -40,7 +40,7 @@ public abstract class HistoryContract extends ItemStoreContract {
     /** Another instance's spool on the same items, with a tag of its own: set by the backend's test. */
     protected Spool theirs;
     /** What the handler answers, per item, attempt after attempt (done once the list is used up). */
-    private final Map<String, List<Outcome>> script = new ConcurrentHashMap<>();
+    protected final Map<String, List<Outcome>> script = new ConcurrentHashMap<>();
     private final List<WorkItem> handled = new CopyOnWriteArrayList<>();
     private ExecutorService workers;
     private Drainer drainer;
@@ -73,7 +73,7 @@ public abstract class HistoryContract extends ItemStoreContract {
         }
     }
 
-    private DrainReport pass() {
+    protected DrainReport pass() {
         return drainer().drainPass(Duration.ofSeconds(30)).await().atMost(Duration.ofSeconds(30));
     }
 
@@ -140,11 +140,11 @@ public abstract class HistoryContract extends ItemStoreContract {
     void aScheduledItemIsCancelledAsAPendingOneAndARunAtNotAheadRunsNow() throws IOException {
         String id = uniqueId("sched-cancel");
         store.enqueue(id, new ByteArrayInputStream(new byte[0]), MAX, clock.now().plus(Duration.ofHours(1)));
-        long claimedBefore = store.counts().claimed();
+        long scheduledBefore = store.counts().scheduled();
         ItemView cancelled = store.cancel(id);
         assertEquals("failed", cancelled.state());
         assertEquals("cancelled", cancelled.reason());
-        assertEquals(claimedBefore - 1, store.counts().claimed());
+        assertEquals(scheduledBefore - 1, store.counts().scheduled());
         assertTrue(store.listParked(ItemView.SCHEDULED, 1000).stream().noneMatch(v -> v.id().equals(id)));
         clock.advance(Duration.ofHours(2));
         pass();

@@ -11,10 +11,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The item store contract, scheduling and history, and the running claims' ages (brought up to date by a
+ * The item store contract, scheduling and history, the counts per state, and the running claims' ages (brought up to date by a
  * recount), on a real directory.
  */
-class PosixItemStoreContractTest extends ClaimAgesContract {
+class PosixItemStoreContractTest extends StateCountsContract {
 
     @TempDir
     Path dir;

@@ -44,7 +44,7 @@ class SpoolCensusTest extends StoreTestBase {
 
         SpoolCounts counts = store.counts();
         assertEquals(store.fullCounts(), counts);
-        assertEquals(new SpoolCounts(0, 0, 2 * PER_WRITER * 2 / 3, 2 * PER_WRITER / 3, 0), counts,
+        assertEquals(new SpoolCounts(0, 0, 0, 0, 2 * PER_WRITER * 2 / 3, 2 * PER_WRITER / 3, 0), counts,
                 "every item settled, a third of them in failed/");
     }
 

@@ -7,9 +7,9 @@ import java.io.IOException;
 import java.time.Duration;
 import picocli.CommandLine.Command;
 
-/** {@code spool status}: as {@code GET /spool}, counts per folder and the oldest pending item's age. */
-@Command(name = "status", description = "Items per state (claimed counts the scheduled and retrying ones), the "
-        + "oldest pending item's age, and entries left alone as not items.")
+/** {@code spool status}: as {@code GET /spool}, counts per state and the oldest pending item's age. */
+@Command(name = "status", description = "Items per state (claimed: held now; scheduled and retrying: waiting "
+        + "for their time), the oldest pending item's age, and entries left alone as not items.")
 final class SpoolStatus extends SpoolAction {
 
     @Override
@@ -20,6 +20,8 @@ final class SpoolStatus extends SpoolAction {
         Table table = new Table()
                 .row("pending", Long.toString(counts.pending()))
                 .row("claimed", Long.toString(counts.claimed()))
+                .row("scheduled", Long.toString(counts.scheduled()))
+                .row("retrying", Long.toString(counts.retrying()))
                 .row("done", Long.toString(counts.done()))
                 .row("failed", Long.toString(counts.failed()))
                 .row("oldest pending", counts.pending() == 0 ? "-"
