@@ -29,10 +29,6 @@ final class ClaimLooks {
         AttemptRecord.Kind kind(ClaimName claim) throws IOException;
     }
 
-    /** How many claims of one listing are parked, for each reason. */
-    record Parked(long scheduled, long retrying) {
-    }
-
     /** How a name of the listing was found: kept per name, since only a rename changes it. */
     private enum Look { RUNNING, SCHEDULED, RETRYING, JUNK }
 
@@ -62,10 +58,9 @@ final class ClaimLooks {
         this.running = running;
     }
 
-    /** {@code claims} is all claimed/ held at one listing; answers how many of them are parked. */
-    Parked listed(List<ClaimName> claims) {
-        long scheduled = 0;
-        long retrying = 0;
+    /** {@code claims} is all claimed/ held at one listing; answers the parked ones among them, by id. */
+    Map<String, ParkedClaims.Parked> listed(List<ClaimName> claims) {
+        Map<String, ParkedClaims.Parked> parked = new HashMap<>();
         Map<String, Look> seen = new HashMap<>();
         Set<String> runningIds = new HashSet<>();
         Set<String> stillUnreadable = new HashSet<>();
@@ -80,16 +75,15 @@ final class ClaimLooks {
             if (look == null || look == Look.RUNNING) {
                 running.running(claim); // unreadable: a held claim may be stuck, so it counts
                 runningIds.add(claim.id());
-            } else if (look == Look.SCHEDULED) {
-                scheduled++;
-            } else if (look == Look.RETRYING) {
-                retrying++;
+            } else if (look == Look.SCHEDULED || look == Look.RETRYING) {
+                parked.put(claim.id(), new ParkedClaims.Parked(claim.generation(),
+                        look == Look.SCHEDULED ? AttemptRecord.Kind.SCHEDULED : AttemptRecord.Kind.RETRY));
             }
         }
         running.retainOnly(runningIds);
         lookByName = seen;
         unreadable = stillUnreadable;
-        return new Parked(scheduled, retrying);
+        return parked;
     }
 
     /** The claim's look, or null when its record could not be read (one claim never stops a recount). */

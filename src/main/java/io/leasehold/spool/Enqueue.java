@@ -118,7 +118,7 @@ final class Enqueue {
         }
         Instant now = clock.now();
         if (parked.isPresent()) {
-            census.scheduled();
+            census.scheduled(id, parked.get().generation());
             return ItemView.ofClaim(parked.get(), Optional.of(SCHEDULED), terms);
         }
         census.enqueued(now);

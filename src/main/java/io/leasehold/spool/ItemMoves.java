@@ -80,12 +80,11 @@ final class ItemMoves {
             requireState(id, ItemState.PENDING); // its runAt came and a drain took it meanwhile: 409
             throw new ItemStore.WrongStateException(id, "moving", ItemState.PENDING.label());
         }
-        spool.census().unscheduled(1); // held by this cancel now: the census need not wait for a recount
         spool.writeRecord(id, mine.generation(), spool.record(id, parked.get().generation())
                 .orElse(AttemptRecord.note(0, "")).as(AttemptRecord.Kind.NOTE));
         return settleCancelled(mine, () -> {
             if (spool.rename(mine, parked.get())) {
-                spool.census().unscheduled(-1);
+                spool.census().parked(id, parked.get().generation(), AttemptRecord.Kind.SCHEDULED);
             }
         });
     }

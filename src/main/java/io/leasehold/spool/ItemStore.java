@@ -121,7 +121,8 @@ public interface ItemStore {
 
         /** Found known when a batch's answers came in, after later lines were read: {@code line} is its own. */
         public DuplicateItemException(String id, int line) {
-            super("item '" + id + "' already exists");
+            super("item '" + id + "' already exists: an id names one item until it is purged; see it with GET /items/"
+                    + id + " or enqueue under another id");
             this.line = line;
         }
 

@@ -157,7 +157,11 @@ public final class PosixSpool implements Spool {
 
     @Override
     public boolean rename(ClaimName from, ClaimName to) throws IOException {
-        return SpoolLayout.moveToUniqueName(layout.claimFile(from), layout.claimFile(to));
+        boolean moved = SpoolLayout.moveToUniqueName(layout.claimFile(from), layout.claimFile(to));
+        if (moved && !from.generation().equals(to.generation())) {
+            census.unparked(from.id(), from.generation()); // a take: parked or not, the old claim is no more
+        }
+        return moved;
     }
 
     @Override
@@ -294,6 +298,7 @@ public final class PosixSpool implements Spool {
                         + " holds another file; " + claim + " stays where it is");
             default:
                 unlinkOwnName(claim, facts.get().ino());
+                census.unparked(claim.id(), claim.generation());
                 census.moved(SpoolFolder.CLAIMED, to, facts.get().modified());
                 return true;
         }
@@ -342,6 +347,11 @@ public final class PosixSpool implements Spool {
     @Override
     public void writeRecord(String id, Generation generation, AttemptRecord record) throws IOException {
         records.write(id, generation, record);
+        if (record.kind() == AttemptRecord.Kind.RETRY) {
+            // Only the claim's holder writes its record, and a retry's is written just before the claim is
+            // parked: counted as parked from here (should the park be lost, the next recount says so).
+            census.parked(id, generation, AttemptRecord.Kind.RETRY);
+        }
     }
 
     @Override

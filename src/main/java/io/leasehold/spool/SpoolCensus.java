@@ -1,7 +1,8 @@
 package io.leasehold.spool;
 
+import io.leasehold.core.Generation;
 import java.time.Instant;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -29,12 +30,8 @@ public final class SpoolCensus {
     private volatile boolean agesUnknown;
     private volatile OldestPending oldest = OldestPending.EMPTY;
     private volatile boolean recounted;
-    /**
-     * Of claimed/'s count, the claims parked until a scheduled time and for a retry. Only a claim's record
-     * tells, so the recount sets them ({@link ClaimLooks}); this instance's new scheduled items add at once.
-     */
-    private final AtomicLong scheduled = new AtomicLong();
-    private final AtomicLong retrying = new AtomicLong();
+    /** Of claimed/'s count, the claims parked until a scheduled time and for a retry. */
+    private final ParkedClaims parked = new ParkedClaims();
 
     /** This instance linked a new item into pending/ at {@code at}. */
     public void enqueued(Instant at) {
@@ -43,15 +40,21 @@ public final class SpoolCensus {
     }
 
     /** This instance put a new item straight into claimed/, parked until its scheduled time. */
-    public void scheduled() {
-        scheduled.incrementAndGet(); // before the folder's touch: a recount that raced it looks again
+    public void scheduled(String id, Generation generation) {
+        parked.parked(id, generation, AttemptRecord.Kind.SCHEDULED); // before the touch: a raced recount looks again
         add(SpoolFolder.CLAIMED, 1);
     }
 
-    /** This instance took {@code n} claims parked until a scheduled time out of their parking (a cancel). */
-    public void unscheduled(int n) {
-        scheduled.addAndGet(-n);
-        add(SpoolFolder.CLAIMED, 0); // a touch: a recount that raced it looks again
+    /** This instance parked its claim {@code generation} of {@code id} for {@code kind} (a retry, a schedule). */
+    public void parked(String id, Generation generation, AttemptRecord.Kind kind) {
+        parked.parked(id, generation, kind);
+        add(SpoolFolder.CLAIMED, 0);
+    }
+
+    /** This instance took or settled the claim {@code generation} of {@code id}: parked or not, it is not now. */
+    public void unparked(String id, Generation generation) {
+        parked.unparked(id, generation);
+        add(SpoolFolder.CLAIMED, 0);
     }
 
     /** This instance moved an item between two of the counted folders. */
@@ -83,8 +86,8 @@ public final class SpoolCensus {
         long pending = count(SpoolFolder.PENDING);
         long since = Math.min(oldest.sinceMillis(), Math.min(arrivals.get(0), arrivals.get(1)));
         long ageMs = pending == 0 || since == OldestPending.NONE ? 0 : Math.max(0, now.toEpochMilli() - since);
-        long parkedScheduled = Math.max(0, scheduled.get());
-        long parkedRetrying = Math.max(0, retrying.get());
+        long parkedScheduled = parked.scheduled();
+        long parkedRetrying = parked.retrying();
         long held = Math.max(0, count(SpoolFolder.CLAIMED) - parkedScheduled - parkedRetrying);
         return new SpoolCounts(pending, held, parkedScheduled, parkedRetrying, count(SpoolFolder.DONE),
                 count(SpoolFolder.FAILED), ageMs);
@@ -113,18 +116,14 @@ public final class SpoolCensus {
         counts.getAndUpdate(index(folder), n -> Math.max(0, n + by));
     }
 
-    /** What {@link #scheduled()} has added so far, read before a listing of claimed/ starts. */
-    long scheduledStored() {
-        return scheduled.get();
+    /** The parked claims known now, taken before a listing of claimed/ starts. */
+    Map<String, ParkedClaims.Parked> parkedKnown() {
+        return parked.snapshot();
     }
 
-    /**
-     * A listing of claimed/ found these parked claims; {@code scheduledBefore} is {@link #scheduledStored()}
-     * from before it, so this instance's scheduled items added meanwhile still count.
-     */
-    void parkedListed(long listedScheduled, long listedRetrying, long scheduledBefore) {
-        scheduled.addAndGet(listedScheduled - scheduledBefore);
-        retrying.set(listedRetrying);
+    /** A listing of claimed/ found {@code listed} parked; {@code before} is {@link #parkedKnown()} as it began. */
+    void parkedListed(Map<String, ParkedClaims.Parked> listed, Map<String, ParkedClaims.Parked> before) {
+        parked.listed(listed, before);
     }
 
     void markRecounted() {

@@ -6,6 +6,7 @@ import io.leasehold.core.ClaimName;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -129,14 +130,13 @@ public final class SpoolRecount implements AutoCloseable {
      */
     private void lookAtClaims() throws IOException {
         AtomicReference<List<ClaimName>> listed = new AtomicReference<>();
-        long[] scheduledBefore = new long[1];
+        AtomicReference<Map<String, ParkedClaims.Parked>> before = new AtomicReference<>();
         settle(SpoolFolder.CLAIMED, LOOKS, () -> {
-            scheduledBefore[0] = census.scheduledStored();
+            before.set(census.parkedKnown());
             listed.set(listing.claims());
             return listed.get().size();
         });
-        ClaimLooks.Parked parked = claims.listed(listed.get());
-        census.parkedListed(parked.scheduled(), parked.retrying(), scheduledBefore[0]);
+        census.parkedListed(claims.listed(listed.get()), before.get());
     }
 
     private void lookFully() throws IOException {

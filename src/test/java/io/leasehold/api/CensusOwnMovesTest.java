@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * GET /spool after this instance's own moves, with no recount in between (none runs unless the test
- * ticks it): enqueue, claim, settle, park, cancel and retry show at once, and agree with a full listing.
+ * ticks it): enqueue, claim, settle, park for a retry, cancel and retry show at once, and agree with a
+ * full listing.
  */
 @QuarkusTest
 @TestProfile(RecordingHandlerProfile.class)
@@ -53,8 +54,8 @@ class CensusOwnMovesTest {
         given().queryParam("budget", "5s").when().post("/drain").then().statusCode(200)
                 .body("claimed", equalTo(3)).body("done", equalTo(1)).body("failed", equalTo(1))
                 .body("retried", equalTo(1));
-        // The retried one stays claimed, parked for its backoff (a rename within claimed/: no change).
-        counts(0, 1, 1, 1).body("oldestPendingAgeMs", equalTo(0));
+        // The retried one is parked for its backoff: retrying, not claimed, at once.
+        counts(0, 0, 1, 1).body("oldestPendingAgeMs", equalTo(0)).body("retrying", equalTo(1));
         assertEquals(store.fullCounts(), store.counts(), "the census agrees with a full listing");
     }
 
@@ -81,6 +82,28 @@ class CensusOwnMovesTest {
 
         given().queryParam("budget", "5s").when().post("/drain").then().statusCode(200).body("done", equalTo(1));
         counts(0, 0, 1, 1).body("oldestPendingAgeMs", equalTo(0));
+        assertEquals(store.fullCounts(), store.counts(), "the census agrees with a full listing");
+    }
+
+    @Test
+    void aScheduledItemItsCancelAndItsRunShowAtOnce() throws IOException {
+        String later = SpoolFixture.uniqueId("own-later");
+        String dropped = SpoolFixture.uniqueId("own-dropped");
+        given().queryParam("id", later).queryParam("delay", "1m").body("ok").when().post("/items").then()
+                .statusCode(201);
+        given().queryParam("id", dropped).queryParam("delay", "1h").body("ok").when().post("/items").then()
+                .statusCode(201);
+        counts(0, 0, 0, 0).body("scheduled", equalTo(2)).body("retrying", equalTo(0));
+
+        given().when().delete("/items/{id}", dropped).then().statusCode(200).body("state", equalTo("failed"));
+        counts(0, 0, 0, 1).body("scheduled", equalTo(1));
+        assertEquals(store.fullCounts(), store.counts(), "the census agrees with a full listing");
+
+        // A pass sees the parked claim (a taker must see a claim unchanged before it takes it), then its time comes.
+        given().when().post("/drain").then().statusCode(200).body("done", equalTo(0));
+        clock.pass(Duration.ofMinutes(2)); // no tick fires
+        given().queryParam("budget", "5s").when().post("/drain").then().statusCode(200).body("done", equalTo(1));
+        counts(0, 0, 1, 1).body("scheduled", equalTo(0));
         assertEquals(store.fullCounts(), store.counts(), "the census agrees with a full listing");
     }
 
