@@ -138,7 +138,7 @@ public class ItemsResource {
     })
     @GET
     public Uni<List<ItemView>> list(
-            @Parameter(description = "pending (the default), claimed (with the scheduled and retrying ones), scheduled, retrying (both soonest runAt first), done or failed")
+            @Parameter(description = "pending (the default), claimed (held now), scheduled, retrying (both parked, soonest runAt first), done or failed")
             @QueryParam("state") String state, @QueryParam("limit") String limit) {
         String asked = state == null ? "pending" : state;
         boolean parked = asked.equals(ItemView.SCHEDULED) || asked.equals(ItemView.RETRYING);

@@ -26,8 +26,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "java -jar quarkus-run.jar", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
         scope = CommandLine.ScopeType.INHERIT, usageHelpAutoWidth = false,
         subcommands = {ItemsCommand.class, SpoolCommand.class, LeaseUsage.class, CommandLine.HelpCommand.class},
-        description = {"Work items shared by instances through a spool; run as java -jar quarkus-run.jar "
-                + "COMMAND (or the native runner). With no arguments at all the service starts.",
+        description = {"Work items shared by instances through a spool.",
+            "Run as java -jar quarkus-run.jar COMMAND, or the native runner with COMMAND; with no arguments at "
+                + "all the service starts.",
             "Configuration: the service's own (application.properties, also ./config/, profiles, environment "
                 + "such as LEASEHOLD_SPOOL_DIR, -Dleasehold.spool.dir=...)."},
         footer = {"", "Exit status: 0 done; 1 not done (bad configuration naming its key, no spool at "
