@@ -1,6 +1,7 @@
 package io.leasehold.spool;
 
 import io.leasehold.core.Clock;
+import io.leasehold.core.ClaimName;
 import io.leasehold.core.Generation;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -52,6 +53,25 @@ final class AttemptRecords {
         Optional<AttemptRecord> own = folderOf(id).isPresent() ? readFile(id, generation.toString()) : Optional.empty();
         return own.isPresent() ? own : legacy(id).filter(old -> old.generation().equals(generation.toString()))
                 .map(old -> new AttemptRecord(AttemptRecord.Kind.RETRY, old.abandoned(), old.text()));
+    }
+
+    /**
+     * What the claim's own record says it is, for counting and listing it: {@code NOTE} without one (a first
+     * attempt's claim has none, which costs a look at no file) and when it cannot be read (held, maybe stuck).
+     */
+    AttemptRecord.Kind kindOf(ClaimName claim) {
+        try {
+            return !mayHave(claim.id()) ? AttemptRecord.Kind.NOTE
+                    : read(claim.id(), claim.generation()).map(AttemptRecord::kind).orElse(AttemptRecord.Kind.NOTE);
+        } catch (IOException | RuntimeException e) {
+            return AttemptRecord.Kind.NOTE;
+        }
+    }
+
+    /** False when the item surely has no record: no attempts/ folder, and no reasons/ file of an older spool. */
+    boolean mayHave(String id) {
+        return FileFacts.mayExist(layout.file(SpoolFolder.ATTEMPTS, id))
+                || FileFacts.mayExist(layout.file(SpoolFolder.REASONS, id));
     }
 
     void write(String id, Generation generation, AttemptRecord record) throws IOException {

@@ -171,7 +171,7 @@ final class ItemQueries {
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(layout.folder(SpoolFolder.CLAIMED))) {
             for (Path entry : entries) {
                 Optional<ClaimName> claim = ClaimName.parse(entry.getFileName().toString());
-                if (claim.isEmpty() || !FileFacts.mayExist(layout.file(SpoolFolder.ATTEMPTS, claim.get().id()))) {
+                if (claim.isEmpty() || !records.mayHave(claim.get().id())) {
                     continue; // held at its first attempt: parked claims always have a record
                 }
                 ItemView view = claimed(claim.get());
@@ -214,7 +214,7 @@ final class ItemQueries {
             // Held claims only: a parked one is listed as scheduled or retrying. Only a claim with a record
             // can be parked, so the others cost no read; the chosen few are read again (withRecords).
             Optional<ClaimName> claim = ClaimName.parse(name);
-            AttemptRecord.Kind kind = claim.isEmpty() ? AttemptRecord.Kind.NOTE : kindOf(claim.get());
+            AttemptRecord.Kind kind = claim.isEmpty() ? AttemptRecord.Kind.NOTE : records.kindOf(claim.get());
             if (claim.isEmpty() || kind == AttemptRecord.Kind.SCHEDULED || kind == AttemptRecord.Kind.RETRY) {
                 return Optional.empty();
             }
@@ -284,7 +284,7 @@ final class ItemQueries {
         long scheduled = 0;
         long retrying = 0;
         for (ClaimName claim : listing.claims()) {
-            switch (kindOf(claim)) {
+            switch (records.kindOf(claim)) {
                 case SCHEDULED -> scheduled++;
                 case RETRY -> retrying++;
                 default -> held++;
@@ -292,13 +292,5 @@ final class ItemQueries {
         }
         return new SpoolCounts(pending.count(), held, scheduled, retrying, listing.items(SpoolFolder.DONE),
                 listing.items(SpoolFolder.FAILED), ageMs);
-    }
-
-    /** What the claim's own record says it is; {@code NOTE} without one (a first attempt's claim has none). */
-    private AttemptRecord.Kind kindOf(ClaimName claim) throws IOException {
-        if (!FileFacts.mayExist(layout.file(SpoolFolder.ATTEMPTS, claim.id()))) {
-            return AttemptRecord.Kind.NOTE;
-        }
-        return records.read(claim.id(), claim.generation()).map(AttemptRecord::kind).orElse(AttemptRecord.Kind.NOTE);
     }
 }

@@ -44,8 +44,8 @@ public interface ItemStore {
     List<ItemView> listParked(String shownAs, int limit) throws IOException;
 
     /**
-     * Items per state and the oldest pending one's age; other instances' moves may show a recount late, and
-     * on the directory backend so does a claim this instance parked for a retry or took from its parking.
+     * Items per state and the oldest pending one's age, each item counted once (a parked claim as scheduled or
+     * retrying, not as claimed); other instances' moves may show a recount late.
      */
     SpoolCounts counts() throws IOException;
 

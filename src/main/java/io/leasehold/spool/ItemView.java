@@ -24,7 +24,7 @@ public record ItemView(String id, String state, Integer attempt, String generati
         Instant leaseExpiresAt, Instant runAt, String reason, Instant enqueuedAt, Instant settledAt,
         List<PastAttempt> history, @JsonIgnore Instant since) {
 
-    /** A claim parked for a retry: held by nobody, taken again from {@code runAt}. Listed with the claims. */
+    /** A claim parked for a retry: held by nobody, taken again from {@code runAt}; not among the held claims. */
     public static final String RETRYING = "retrying";
     /** A claim parked by its enqueue until its scheduled time: its first attempt starts from {@code runAt}. */
     public static final String SCHEDULED = "scheduled";

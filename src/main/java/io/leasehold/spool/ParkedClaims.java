@@ -3,7 +3,6 @@ package io.leasehold.spool;
 import io.leasehold.core.Generation;
 import java.util.HashSet;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -12,7 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * The claims of claimed/ that are parked (until a scheduled time, or for a retry), by id, with how many
  * of each: what lets the census count them apart from the held claims. Only a claim's record tells a
  * parked one, so this instance's own moves tell it at once (a scheduled enqueue, a retry's park, a take of
- * a parked claim) and a recount's listing brings in everyone else's ({@link #listed}).
+ * a parked claim) and a recount's listing brings in everyone else's ({@link #listed}). Every own move
+ * stamps its id, so a listing never undoes a move made after it began (the listing may not have seen it).
  */
 final class ParkedClaims {
 
@@ -21,6 +21,9 @@ final class ParkedClaims {
     }
 
     private final Map<String, Parked> byId = new ConcurrentHashMap<>();
+    /** The ids own moves changed, each with the stamp of its last change: only until a listing has begun after it. */
+    private final Map<String, Long> changedAt = new ConcurrentHashMap<>();
+    private final AtomicLong stamps = new AtomicLong();
     private final AtomicLong scheduled = new AtomicLong();
     private final AtomicLong retrying = new AtomicLong();
 
@@ -32,20 +35,22 @@ final class ParkedClaims {
         return Math.max(0, retrying.get());
     }
 
-    /** The claim {@code generation} of {@code id} is parked now, for {@code kind} (scheduled or retry). */
+    /** This instance parked the claim {@code generation} of {@code id}, for {@code kind} (scheduled or retry). */
     void parked(String id, Generation generation, AttemptRecord.Kind kind) {
         Parked now = new Parked(generation, kind);
         byId.compute(id, (k, old) -> {
+            changedAt.put(id, stamps.incrementAndGet());
             count(old, -1);
             count(now, 1);
             return now;
         });
     }
 
-    /** The claim {@code generation} of {@code id} is no longer parked (taken, settled); others are left alone. */
+    /** This instance took or settled the claim {@code generation} of {@code id}: if it was parked, it is not now. */
     void unparked(String id, Generation generation) {
-        byId.computeIfPresent(id, (k, old) -> {
-            if (!old.generation().equals(generation)) {
+        byId.compute(id, (k, old) -> {
+            changedAt.put(id, stamps.incrementAndGet()); // known or not: a listing begun before must not park it
+            if (old == null || !old.generation().equals(generation)) {
                 return old;
             }
             count(old, -1);
@@ -53,24 +58,39 @@ final class ParkedClaims {
         });
     }
 
-    /** What {@link #listed} compares a listing with: the parked claims known before it began. */
-    Map<String, Parked> snapshot() {
-        return Map.copyOf(byId);
+    /**
+     * This instance renamed the claim {@code generation} of {@code id} keeping its generation (a renewal, or
+     * the park that follows a retry's record): true when it is parked, whose rename a listing begun before
+     * may have missed, so that listing leaves it alone.
+     */
+    boolean renamed(String id, Generation generation) {
+        boolean[] parkedOne = new boolean[1];
+        byId.computeIfPresent(id, (k, old) -> {
+            if (old.generation().equals(generation)) {
+                changedAt.put(id, stamps.incrementAndGet());
+                parkedOne[0] = true;
+            }
+            return old;
+        });
+        return parkedOne[0];
+    }
+
+    /** Where a listing of claimed/ begins: what {@link #listed} is given. */
+    long mark() {
+        return stamps.get();
     }
 
     /**
-     * A listing of claimed/ found {@code listed} parked, and {@code before} was known as it began. Each id
-     * takes what the listing found, unless an own move changed it since (its entry is no longer what it
-     * was before): that move knows better, and anything it raced waits for the next recount.
+     * A listing of claimed/ begun at {@code mark} found {@code listed} parked: every id takes what the
+     * listing found, but for those an own move changed since it began (that move knows better).
      */
-    void listed(Map<String, Parked> listed, Map<String, Parked> before) {
-        Set<String> ids = new HashSet<>(before.keySet());
+    void listed(Map<String, Parked> listed, long mark) {
+        Set<String> ids = new HashSet<>(byId.keySet());
         ids.addAll(listed.keySet());
         for (String id : ids) {
-            Parked was = before.get(id);
             Parked found = listed.get(id);
             byId.compute(id, (k, current) -> {
-                if (!Objects.equals(current, was)) {
+                if (changedAt.getOrDefault(id, 0L) > mark) {
                     return current;
                 }
                 count(current, -1);
@@ -78,6 +98,7 @@ final class ParkedClaims {
                 return found;
             });
         }
+        changedAt.entrySet().removeIf(e -> e.getValue() <= mark); // a later listing needs only later stamps
     }
 
     private void count(Parked parked, int by) {

@@ -160,6 +160,8 @@ public final class PosixSpool implements Spool {
         boolean moved = SpoolLayout.moveToUniqueName(layout.claimFile(from), layout.claimFile(to));
         if (moved && !from.generation().equals(to.generation())) {
             census.unparked(from.id(), from.generation()); // a take: parked or not, the old claim is no more
+        } else if (moved) {
+            census.renamed(from.id(), from.generation());
         }
         return moved;
     }
@@ -349,7 +351,8 @@ public final class PosixSpool implements Spool {
         records.write(id, generation, record);
         if (record.kind() == AttemptRecord.Kind.RETRY) {
             // Only the claim's holder writes its record, and a retry's is written just before the claim is
-            // parked: counted as parked from here (should the park be lost, the next recount says so).
+            // parked: counted as parked from here (should the park be lost, the next recount says so), and
+            // the park's rename ({@link #rename}) tells a recount that listed the held name to leave it.
             census.parked(id, generation, AttemptRecord.Kind.RETRY);
         }
     }

@@ -51,6 +51,13 @@ public final class SpoolCensus {
         add(SpoolFolder.CLAIMED, 0);
     }
 
+    /** This instance renamed its claim {@code generation} of {@code id} within its generation (renewed, parked). */
+    public void renamed(String id, Generation generation) {
+        if (parked.renamed(id, generation)) {
+            add(SpoolFolder.CLAIMED, 0); // a park: a recount that raced it looks again (a renewal touches nothing)
+        }
+    }
+
     /** This instance took or settled the claim {@code generation} of {@code id}: parked or not, it is not now. */
     public void unparked(String id, Generation generation) {
         parked.unparked(id, generation);
@@ -116,14 +123,14 @@ public final class SpoolCensus {
         counts.getAndUpdate(index(folder), n -> Math.max(0, n + by));
     }
 
-    /** The parked claims known now, taken before a listing of claimed/ starts. */
-    Map<String, ParkedClaims.Parked> parkedKnown() {
-        return parked.snapshot();
+    /** Where a listing of claimed/ begins, for {@link #parkedListed}. */
+    long parkedMark() {
+        return parked.mark();
     }
 
-    /** A listing of claimed/ found {@code listed} parked; {@code before} is {@link #parkedKnown()} as it began. */
-    void parkedListed(Map<String, ParkedClaims.Parked> listed, Map<String, ParkedClaims.Parked> before) {
-        parked.listed(listed, before);
+    /** A listing of claimed/ begun at {@code mark} ({@link #parkedMark()}) found {@code listed} parked. */
+    void parkedListed(Map<String, ParkedClaims.Parked> listed, long mark) {
+        parked.listed(listed, mark);
     }
 
     void markRecounted() {

@@ -6,7 +6,6 @@ import io.leasehold.core.ClaimName;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -130,13 +129,13 @@ public final class SpoolRecount implements AutoCloseable {
      */
     private void lookAtClaims() throws IOException {
         AtomicReference<List<ClaimName>> listed = new AtomicReference<>();
-        AtomicReference<Map<String, ParkedClaims.Parked>> before = new AtomicReference<>();
+        long[] mark = new long[1];
         settle(SpoolFolder.CLAIMED, LOOKS, () -> {
-            before.set(census.parkedKnown());
+            mark[0] = census.parkedMark();
             listed.set(listing.claims());
             return listed.get().size();
         });
-        census.parkedListed(claims.listed(listed.get()), before.get());
+        census.parkedListed(claims.listed(listed.get()), mark[0]);
     }
 
     private void lookFully() throws IOException {

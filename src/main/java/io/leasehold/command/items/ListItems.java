@@ -15,8 +15,8 @@ final class ListItems extends SpoolAction {
     static final int MAX_LIMIT = 10_000;
 
     @Option(names = "--state", defaultValue = "pending", converter = Values.Listed.class, paramLabel = "STATE",
-            description = "pending (the default), claimed (with the scheduled and retrying ones), scheduled, "
-                    + "retrying, done or failed.")
+            description = "pending (the default), claimed (held now), scheduled, retrying (both waiting for "
+                    + "their time), done or failed.")
     String state;
 
     @Option(names = "--limit", defaultValue = "100", paramLabel = "N", description = "At most N items, 1 to "
