@@ -70,8 +70,9 @@ class StatusPageReviewTest {
         });
         server.createContext("/spool", x -> {
             spoolReads.incrementAndGet();
-            send(x, 200, "application/json", ("{\"pending\":0,\"claimed\":0,\"done\":0,\"failed\":" + failed
-                    + ",\"oldestPendingAgeMs\":0,\"ignored\":[]}").getBytes(StandardCharsets.UTF_8));
+            send(x, 200, "application/json", ("{\"pending\":0,\"claimed\":0,\"scheduled\":0,\"retrying\":0,"
+                    + "\"done\":0,\"failed\":" + failed + ",\"oldestPendingAgeMs\":0,\"ignored\":[]}")
+                    .getBytes(StandardCharsets.UTF_8));
         });
         server.createContext("/lease", x -> {
             if (leaseReads.incrementAndGet() == 1 && firstLeaseHangs) {

@@ -147,7 +147,8 @@ class PackagedServiceIT {
         assertItem(get(service, "/items/ok-1"), 200, "{\"id\":\"ok-1\",\"state\":\"pending\",\"history\":[]}");
         JsonNode counts = Answers.json(get(service, "/spool"), 200);
         assertTrue(counts.path("oldestPendingAgeMs").canConvertToLong(), counts.toString());
-        assertEquals(Answers.parse("{\"pending\":2,\"claimed\":0,\"done\":0,\"failed\":0,\"oldestPendingAgeMs\":"
+        assertEquals(Answers.parse("{\"pending\":2,\"claimed\":0,\"scheduled\":0,\"retrying\":0,\"done\":0,\"failed\":0,"
+                + "\"oldestPendingAgeMs\":"
                 + counts.path("oldestPendingAgeMs").asLong() + ",\"ignored\":[]}"), counts);
         // Not an item: the drain pass leaves it alone and /spool lists it.
         Files.writeString(spool("exec").resolve("pending").resolve("not~an-item"), "junk");
@@ -167,7 +168,8 @@ class PackagedServiceIT {
         JsonNode after = Answers.json(get(service, "/spool"), 200);
         JsonNode junk = after.path("ignored").path(0);
         Instant.parse(junk.path("firstSeen").asText()); // an ISO-8601 instant, not a number or an object
-        assertEquals(Answers.parse("{\"pending\":0,\"claimed\":0,\"done\":1,\"failed\":1,\"oldestPendingAgeMs\":0,"
+        assertEquals(Answers.parse("{\"pending\":0,\"claimed\":0,\"scheduled\":0,\"retrying\":0,\"done\":1,\"failed\":1,"
+                + "\"oldestPendingAgeMs\":0,"
                 + "\"ignored\":[{\"folder\":\"pending\",\"name\":\"not~an-item\",\"problem\":\"not a valid item id\","
                 + "\"firstSeen\":\"" + junk.path("firstSeen").asText() + "\"}]}"), after);
 
