@@ -21,7 +21,8 @@ import java.util.function.Predicate;
  * One picture of the ledger in memory, fed by one watch in stream order and by this instance's own writes
  * as they are answered (so what this instance wrote it also lists at once). Every item is kept at the
  * highest revision seen of it, and indexed by state in the order listings answer in; counts are the
- * indexes' sizes, the parked claims counted apart from the held ones. Not a source of truth: a move still reads the entry and writes at its revision.
+ * indexes' sizes, the parked claims counted apart from the held ones. Not a source of truth: a move still
+ * reads the entry and writes at its revision.
  */
 final class MirrorCopy {
 
@@ -172,7 +173,8 @@ final class MirrorCopy {
     /** {@code id} is parked for this reason now, or (null) not parked. */
     private void park(String id, AttemptRecord.Kind kind) {
         AttemptRecord.Kind was = kind == null ? parked.remove(id) : parked.put(id, kind);
-        scheduledParked += (kind == AttemptRecord.Kind.SCHEDULED ? 1 : 0) - (was == AttemptRecord.Kind.SCHEDULED ? 1 : 0);
+        scheduledParked += (kind == AttemptRecord.Kind.SCHEDULED ? 1 : 0)
+                - (was == AttemptRecord.Kind.SCHEDULED ? 1 : 0);
     }
 
     /** The watch's initial values are all in: from now on the picture is whole, up to its lag. */

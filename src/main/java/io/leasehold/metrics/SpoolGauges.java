@@ -42,6 +42,7 @@ public class SpoolGauges {
 
     private void gauge(MeterRegistry registry, String state, ToDoubleFunction<SpoolCounts> value) {
         Gauge.builder("leasehold.items", this, g -> value.applyAsDouble(g.now())).tag("state", state)
-                .description("items in each state (claimed: held now; scheduled and retrying: parked)").register(registry);
+                .description("items in each state (claimed: held now; scheduled and retrying: parked)")
+                .register(registry);
     }
 }
