@@ -10,7 +10,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.function.Function;
+import org.openqa.selenium.By;
+import org.openqa.selenium.NoSuchElementException;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -58,6 +61,21 @@ final class HeadlessChromium implements AutoCloseable {
     /** Waits up to {@link #PATIENCE} for the condition to answer true (or non-null), failing with what it waited for. */
     <T> T until(String what, Function<WebDriver, T> condition) {
         return new WebDriverWait(driver, PATIENCE, Duration.ofMillis(100)).withMessage(what).until(condition);
+    }
+
+    /**
+     * Clicks the element {@code css} names, found afresh until it is there between two redraws: the status
+     * page replaces its table rows every 2 s, and an element held across a redraw is gone.
+     */
+    void click(String css) {
+        until("a click on " + css, d -> {
+            try {
+                d.findElement(By.cssSelector(css)).click();
+                return true;
+            } catch (StaleElementReferenceException | NoSuchElementException e) {
+                return null;
+            }
+        });
     }
 
     void screenshot(Path to) {

@@ -23,7 +23,6 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
-import org.openqa.selenium.WebElement;
 
 /**
  * The status page at / in a real headless Chromium: counts, the lease, claims, failed items and their
@@ -47,8 +46,24 @@ class StatusPageTest extends ChromiumPageTest {
 
     /** Reason per item id, as the page's failed table shows them. */
     static Map<String, String> failedRows() {
-        return chromium.driver.findElements(By.cssSelector("#failed tbody tr")).stream().collect(Collectors.toMap(
-                row -> row.getAttribute("data-id"), row -> row.findElement(By.cssSelector("td.reason")).getText()));
+        return rows("failed").entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey,
+                e -> e.getValue().get("reason")));
+    }
+
+    /**
+     * The rows of a table as the page shows them, by item id: each cell's text by its class (the whole row's
+     * under "row", its data-state under "data-state"). Read in one script, so between two redraws: the page
+     * replaces its rows every 2 s, and an element held across a redraw is gone.
+     */
+    @SuppressWarnings("unchecked")
+    static Map<String, Map<String, String>> rows(String table) {
+        List<Map<String, String>> rows = (List<Map<String, String>>) chromium.driver.executeScript(
+                "return Array.from(document.querySelectorAll('#' + arguments[0] + ' tbody tr')).map(tr => {"
+                        + " const o = {'data-id': tr.dataset.id, 'data-state': tr.dataset.state || '',"
+                        + " row: tr.innerText};"
+                        + " Array.from(tr.cells).forEach((td, i) => { o[td.className || 'cell' + i] = td.innerText; });"
+                        + " return o; });", table);
+        return rows.stream().collect(Collectors.toMap(r -> r.get("data-id"), r -> r));
     }
 
     @Test
@@ -89,9 +104,9 @@ class StatusPageTest extends ChromiumPageTest {
 
         assertEquals("no-bus", text("lease-mode"));
         assertEquals("0", text("lease-epoch"));
-        WebElement claim = chromium.driver.findElement(By.cssSelector("#claims tbody tr[data-id='" + held + "']"));
-        assertTrue(claim.getText().contains("1-zz9") && claim.getText().contains("in "),
-                "the claim with its holder's generation and a lease still running: " + claim.getText());
+        String claim = rows("claims").get(held).get("row");
+        assertTrue(claim.contains("1-zz9") && claim.contains("in "),
+                "the claim with its holder's generation and a lease still running: " + claim);
         String throughput = chromium.until("done per minute, from two samples",
                 d -> text("throughput").equals("—") ? null : text("throughput"));
         assertEquals("0.0", throughput, "nothing was done between the samples");
@@ -102,7 +117,7 @@ class StatusPageTest extends ChromiumPageTest {
                 "return document.documentElement.scrollWidth <= window.innerWidth"), "no sideways scrolling on a phone");
         chromium.screenshot(Path.of("target/status-page-phone.png"));
 
-        chromium.driver.findElement(By.cssSelector("#failed tr[data-id='" + refused + "'] button.retry")).click();
+        chromium.click("#failed tr[data-id='" + refused + "'] button.retry");
         chromium.until("the item retried through the API", d -> state(refused).equals("pending"));
         chromium.until("the page showing it pending, no longer failed",
                 d -> text("count-pending").equals("2") && !failedRows().containsKey(refused));
@@ -110,7 +125,7 @@ class StatusPageTest extends ChromiumPageTest {
                 failedRows().keySet().stream().sorted().toList());
 
         // Retry all: POST /items/retry?state=failed where it exists, else the listed items one by one.
-        chromium.driver.findElement(By.id("retry-all")).click();
+        chromium.click("#retry-all");
         chromium.until("every failed item retried through the API",
                 d -> state(cancelled).equals("pending") && state(marked).equals("pending"));
         chromium.until("the page showing none failed", d -> text("count-failed").equals("0")
@@ -138,15 +153,14 @@ class StatusPageTest extends ChromiumPageTest {
         SpoolFixture.recount(); // the retry's parking shows in the counts at a recount
 
         chromium.driver.get(page.toString());
-        chromium.until("two items waiting to run", d -> waitingRows().size() == 2);
-        assertEquals(Map.of(later, "scheduled", again, "retrying"), waitingRows().entrySet().stream()
-                .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().getAttribute("data-state"))));
-        WebElement retry = waitingRows().get(again);
-        assertEquals("asked for one retry", retry.findElement(By.cssSelector("td.reason")).getText());
-        assertEquals("—", waitingRows().get(later).findElement(By.cssSelector("td.reason")).getText());
-        for (WebElement row : waitingRows().values()) {
-            String runs = row.findElement(By.cssSelector("td.runs")).getText();
-            assertTrue(runs.matches("(in .+|now) · " + UTC_TIME), "when it runs: " + runs);
+        chromium.until("two items waiting to run", d -> rows("waiting").size() == 2);
+        Map<String, Map<String, String>> waiting = rows("waiting");
+        assertEquals(Map.of(later, "scheduled", again, "retrying"), waiting.entrySet().stream()
+                .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().get("data-state"))));
+        assertEquals("asked for one retry", waiting.get(again).get("reason"));
+        assertEquals("—", waiting.get(later).get("reason"));
+        for (Map<String, String> row : waiting.values()) {
+            assertTrue(row.get("runs").matches("(in .+|now) · " + UTC_TIME), "when it runs: " + row);
         }
         chromium.until("counted once each, as what they are", d -> text("count-scheduled").equals("1")
                 && text("count-retrying").equals("1") && text("count-claimed").equals("0"));
@@ -156,14 +170,12 @@ class StatusPageTest extends ChromiumPageTest {
                     id + " shown once");
         }
         chromium.until("the failed item", d -> failedRows().containsKey(cancelled));
-        String when = chromium.driver.findElement(By.cssSelector("#failed tr[data-id='" + cancelled + "'] td.when"))
-                .getText();
+        String when = rows("failed").get(cancelled).get("when");
         assertTrue(when.matches(UTC_TIME), "when it failed: " + when);
         assertTrue(text("updated").matches("updated " + UTC_TIME), text("updated"));
 
-        WebElement link = waitingRows().get(later).findElement(By.cssSelector("td.id a"));
-        assertEquals(later, link.getText());
-        link.click();
+        assertEquals(later, rows("waiting").get(later).get("id"), "the id cell shows the id");
+        chromium.click("#waiting tr[data-id='" + later + "'] td.id a");
         chromium.until("the item's JSON", d -> d.getCurrentUrl().endsWith("/items/" + later));
         assertTrue(chromium.driver.getPageSource().contains("\"state\":\"scheduled\""),
                 chromium.driver.getPageSource());
@@ -171,12 +183,6 @@ class StatusPageTest extends ChromiumPageTest {
 
     /** How the page writes a time: in UTC, with its zone. */
     private static final String UTC_TIME = "\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} UTC";
-
-    /** The rows of the waiting table by item id. */
-    static Map<String, WebElement> waitingRows() {
-        return chromium.driver.findElements(By.cssSelector("#waiting tbody tr")).stream().collect(Collectors.toMap(
-                row -> row.getAttribute("data-id"), row -> row));
-    }
 
     @Test
     void thePageShadowsNoneOfTheApi() {

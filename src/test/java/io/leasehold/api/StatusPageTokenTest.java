@@ -29,7 +29,7 @@ class StatusPageTokenTest extends ChromiumPageTest {
     }
 
     private static void retryOnPage(String id) {
-        chromium.driver.findElement(By.cssSelector("#failed tr[data-id='" + id + "'] button.retry")).click();
+        chromium.click("#failed tr[data-id='" + id + "'] button.retry");
     }
 
     private static void giveToken(String token) {
