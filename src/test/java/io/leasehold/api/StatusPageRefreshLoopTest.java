@@ -22,10 +22,11 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 
 /**
- * Review of 60d75c0 (status page): the page's refresh loop against a stub API (the page's own files,
- * served from the classpath beside answers the test chooses).
+ * The status page's refresh loop goes on whatever the API does: one read never answered does not stop it,
+ * and ten thousand failed items are listed bounded. Against a stub API (the page's own files, served from
+ * the classpath beside answers the test chooses).
  */
-class StatusPageReviewTest {
+class StatusPageRefreshLoopTest {
 
     private HttpServer server;
     private HeadlessChromium chromium;

@@ -26,8 +26,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-/** Review of the lane rewrite (80cbd53 .. 0292a4a): each test shows one defect found. */
-class LaneReviewTest extends SpoolTestBase {
+/**
+ * A drain's lanes at their edges: a stop during a look leaves no handler running on the item handed back,
+ * an attempt on a claim already lost never calls the handler, and an item whose settled name is a dangling
+ * symlink is neither claimed nor able to stall the drain.
+ */
+class LaneStopsAndDanglingNamesTest extends SpoolTestBase {
 
     /**
      * stopNow (the lease was lost, on the lease thread) while a slot is in its look: the claim is

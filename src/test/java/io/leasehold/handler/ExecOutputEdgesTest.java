@@ -21,8 +21,11 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** Review of 832f3c2 (ChildOutput): what the reader threads, the line cut and the tail do at their edges. */
-class ExecOutputReviewTest extends ExecOutputFixture {
+/**
+ * An exec handler's output at its edges: a grandchild outliving its attempt holds no thread or pipe of the
+ * service, a line cut never splits a UTF-8 character, control bytes never reach the log raw, the tail is whole.
+ */
+class ExecOutputEdgesTest extends ExecOutputFixture {
 
     private Outcome run(String id, String command) {
         return run(id, 1, command);

@@ -26,10 +26,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Review of the ledger's picture (LedgerMirror): cases the change's own tests do not cover, each on a real
- * nats-server. Every test here failed on main at 6adf80e.
+ * The ledger's picture (LedgerMirror) is rebuilt only when it must be, and a rebuild or a second end of
+ * data never ends the watch that answers: each on a real nats-server.
  */
-class MirrorReviewTest {
+class LedgerMirrorRebuildTest {
 
     @RegisterExtension
     static final SharedNatsServer NATS = new SharedNatsServer();

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Review: a live batch that housekeeping rolled back under it must not be answered as committed. */
-class BatchReviewTest {
+/** A live batch that housekeeping rolled back under it is never answered as committed. */
+class RolledBackBatchIsNotCommittedTest {
 
     @RegisterExtension
     static final SharedNatsServer NATS = new SharedNatsServer();

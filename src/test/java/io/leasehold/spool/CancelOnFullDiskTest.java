@@ -14,12 +14,11 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * Found while checking ErrorAnswers' 507 (review): a cancel on a full spool filesystem is answered
- * 507 "nothing was written, try again", yet it leaves the item claimed under the cancel's own claim,
- * which nobody renews: a retried cancel is refused (409, claimed), and once the lease runs out a drain
- * takes the item over and runs it: the item the operator cancelled.
+ * A cancel refused for a full spool filesystem (507, "nothing was written, try again") leaves the item
+ * pending, never claimed under the cancel's own claim that nobody renews (which a drain would take over
+ * once its lease ran out, and run: the item the operator cancelled).
  */
-class CancelOnFullDiskReviewTest {
+class CancelOnFullDiskTest {
 
     @Test
     void aCancelRefusedForAFullDiskLeavesTheItemPending() throws IOException {

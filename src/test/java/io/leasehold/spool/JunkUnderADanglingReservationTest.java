@@ -6,8 +6,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import org.junit.jupiter.api.Test;
 
-/** Review of bdfd29b: the quick look (File.exists follows symlinks) on names that hold junk. */
-class QuickLookReviewTest extends StoreTestBase {
+/**
+ * Junk under a name whose reservation dangles stays reported: the quick look (File.exists, which follows
+ * symlinks) is not what decides there.
+ */
+class JunkUnderADanglingReservationTest extends StoreTestBase {
 
     /**
      * ids/x is a dangling symlink: the claim refuses pending/x and reports it, but wouldRefuse (the
