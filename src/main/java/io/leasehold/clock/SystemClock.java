@@ -15,16 +15,36 @@ import org.jboss.logging.Logger;
 
 /**
  * The system's UTC clock, with ticks ({@link ExecutorTicks}) on one thread of their own and timers on
- * another: deadlines must fire even while every worker is taken, and never wait behind a tick.
+ * another: deadlines must fire even while every worker is taken, and never wait behind a tick. The
+ * service's (a bean) runs a tick's first time at once; the command line's ({@link #forCommands()}) after
+ * one period.
  */
 @DefaultBean
 @ApplicationScoped
-public class SystemClock implements TickingClock {
+public class SystemClock implements TickingClock, AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(SystemClock.class);
 
     private final ScheduledExecutorService ticks = thread("leasehold-ticks");
     private final ScheduledExecutorService timers = thread("leasehold-timers");
+    private final boolean firstTickAtOnce;
+
+    /** The service's: the first run of a tick at once. */
+    public SystemClock() {
+        this(true);
+    }
+
+    private SystemClock(boolean firstTickAtOnce) {
+        this.firstTickAtOnce = firstTickAtOnce;
+    }
+
+    /**
+     * For code that runs without Quarkus (command mode): a tick's first run after one period, since what a
+     * command ticks (a lease's renewals) has just been done when it starts. Close it when done.
+     */
+    public static SystemClock forCommands() {
+        return new SystemClock(false);
+    }
 
     @Override
     public Instant now() {
@@ -38,18 +58,25 @@ public class SystemClock implements TickingClock {
 
     @Override
     public Ticks every(String name, Duration period, Supplier<Uni<Void>> tick) {
-        // The first at once, as the Quarkus scheduler (which this replaces) ran it: a service that lives
-        // less than a period (scale to zero) still does its housekeeping once.
-        return ExecutorTicks.every(ticks, name, Duration.ZERO, period, tick, LOG);
+        // The service's first at once, as the Quarkus scheduler (which this replaces) ran it: a service that
+        // lives less than a period (scale to zero) still does its housekeeping once.
+        return ExecutorTicks.every(ticks, name, firstTickAtOnce ? Duration.ZERO : period, period, tick, LOG);
     }
 
     @Override
     public Timer timer(String name, Duration delay, Runnable task) {
-        return schedule(timers, name, delay, task, LOG);
+        ScheduledFuture<?> job = timers.schedule(() -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                LOG.warnf("timer %s failed: %s", name, e.toString()); // never kills the timer thread
+            }
+        }, Math.max(0, delay.toNanos()), TimeUnit.NANOSECONDS);
+        return () -> job.cancel(false);
     }
 
-    /** Shared by both system clocks: one daemon thread, which never keeps a finished JVM alive. */
-    static ScheduledExecutorService thread(String name) {
+    /** One daemon thread, which never keeps a finished JVM alive. */
+    private static ScheduledExecutorService thread(String name) {
         return Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
@@ -57,20 +84,9 @@ public class SystemClock implements TickingClock {
         });
     }
 
-    /** Shared by both system clocks: a task that throws is logged, and never kills the timer thread. */
-    static Timer schedule(ScheduledExecutorService on, String name, Duration delay, Runnable task, Logger log) {
-        ScheduledFuture<?> job = on.schedule(() -> {
-            try {
-                task.run();
-            } catch (RuntimeException e) {
-                log.warnf("timer %s failed: %s", name, e.toString());
-            }
-        }, Math.max(0, delay.toNanos()), TimeUnit.NANOSECONDS);
-        return () -> job.cancel(false);
-    }
-
     @PreDestroy
-    void stop() {
+    @Override
+    public void close() {
         ticks.shutdownNow();
         timers.shutdownNow();
     }

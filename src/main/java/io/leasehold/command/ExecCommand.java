@@ -2,7 +2,7 @@ package io.leasehold.command;
 
 import io.leasehold.config.ConfigRecords;
 import io.leasehold.app.Holders;
-import io.leasehold.clock.ScheduledSystemClock;
+import io.leasehold.clock.SystemClock;
 import io.leasehold.clock.TickingClock;
 import io.leasehold.lease.ActRefused;
 import io.leasehold.lease.BorrowedEpoch;
@@ -36,7 +36,7 @@ final class ExecCommand {
 
     private final Invocation invocation;
     private final CommandConfig config;
-    private final ScheduledSystemClock clock = new ScheduledSystemClock();
+    private final SystemClock clock = SystemClock.forCommands();
     private final ExecutorService workers = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "leasehold-exec-worker");
         t.setDaemon(true);

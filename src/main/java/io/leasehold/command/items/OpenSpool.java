@@ -2,7 +2,7 @@ package io.leasehold.command.items;
 
 import io.leasehold.app.Holders;
 import io.leasehold.app.SpoolWiring;
-import io.leasehold.clock.ScheduledSystemClock;
+import io.leasehold.clock.SystemClock;
 import io.leasehold.command.CommandConfig;
 import io.leasehold.config.ConfigRecords;
 import io.leasehold.config.LeaseholdConfig;
@@ -42,14 +42,14 @@ final class OpenSpool implements AutoCloseable {
     final ItemStore store;
     final BulkActions bulk;
     final SpoolAnomalies anomalies = new SpoolAnomalies();
-    final ScheduledSystemClock clock;
+    final SystemClock clock;
     final long maxBytes;
     /** What the store runs on: the directory store's recount, or the JetStream backend and its connection. */
     private final AutoCloseable backend;
     private final ExecutorService workers;
     private final Scan scan;
 
-    private OpenSpool(ScheduledSystemClock clock, long maxBytes, Opener opener) throws IOException {
+    private OpenSpool(SystemClock clock, long maxBytes, Opener opener) throws IOException {
         this.clock = clock;
         this.maxBytes = maxBytes;
         Opened opened = opener.open(this); // the clock is the command's: it closes it, on a failure too
@@ -81,7 +81,7 @@ final class OpenSpool implements AutoCloseable {
      * The configured spool; with {@code create} its folders are made when missing, as the service makes them
      * at start (an enqueue), else a missing spool is refused (a look or a move never makes one by a typo).
      */
-    static OpenSpool open(CommandConfig config, boolean create, ScheduledSystemClock clock) throws IOException {
+    static OpenSpool open(CommandConfig config, boolean create, SystemClock clock) throws IOException {
         LeaseholdConfig c = config.mapped();
         // Both were checked when the configuration was read (ConfigCheck.requireForCommands), before any spool is looked for.
         long maxBytes = c.item().maxBytes().asLongValue();

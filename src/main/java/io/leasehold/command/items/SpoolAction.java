@@ -1,6 +1,6 @@
 package io.leasehold.command.items;
 
-import io.leasehold.clock.ScheduledSystemClock;
+import io.leasehold.clock.SystemClock;
 import io.leasehold.command.CommandConfig;
 import io.leasehold.command.CommandJson;
 import io.leasehold.core.Clock;
@@ -28,7 +28,7 @@ abstract class SpoolAction implements Callable<Integer> {
     @Override
     public final Integer call() throws Exception {
         // The command's one clock: its checks and its spool read the same time, through the port.
-        try (ScheduledSystemClock clock = new ScheduledSystemClock()) {
+        try (SystemClock clock = SystemClock.forCommands()) {
             check(clock);
             CommandConfig config = CommandConfig.fromSystem();
             try (AutoCloseable prepared = prepare(config); OpenSpool spool = OpenSpool.open(config, createsSpool(), clock)) {

@@ -12,15 +12,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The command-mode clock on real time. A second, always-quick tick on the same clock (one thread,
- * same period) is the yardstick: when it has run several times, so has the schedule of the first.
+ * The system clock on real time, as the command line makes it. A second, always-quick tick on the same
+ * clock (its ticks share one thread; same period) is the yardstick: when it has run several times, so has
+ * the schedule of the first.
  */
-class ScheduledSystemClockTest {
+class SystemClockTest {
 
     private static final Duration PERIOD = Duration.ofMillis(10);
     private static final Duration DEADLINE = Duration.ofSeconds(10);
 
-    private final ScheduledSystemClock clock = new ScheduledSystemClock();
+    private final SystemClock clock = SystemClock.forCommands();
     private final AtomicInteger yardstick = new AtomicInteger();
 
     @AfterEach
@@ -38,6 +39,26 @@ class ScheduledSystemClockTest {
             yardstick.incrementAndGet();
             return Uni.createFrom().voidItem();
         });
+    }
+
+    @Test
+    void theServicesClockRunsATicksFirstTimeAtOnceAndTheCommandLinesAfterAPeriod() {
+        AtomicInteger service = new AtomicInteger();
+        AtomicInteger command = new AtomicInteger();
+        try (SystemClock serviceClock = new SystemClock()) {
+            serviceClock.every("housekeeping", Duration.ofHours(1), () -> {
+                service.incrementAndGet();
+                return Uni.createFrom().voidItem();
+            });
+            clock.every("renewal", Duration.ofHours(1), () -> {
+                command.incrementAndGet();
+                return Uni.createFrom().voidItem();
+            });
+            Await.until("the service's first tick, at once", DEADLINE, () -> service.get() == 1);
+            startYardstick();
+            yardstickRuns(5); // the command clock's tick thread has run since: an hour has not passed
+            assertEquals(0, command.get(), "the command line's first tick comes after its period");
+        }
     }
 
     @Test
