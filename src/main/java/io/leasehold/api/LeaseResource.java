@@ -1,6 +1,6 @@
 package io.leasehold.api;
 
-import io.leasehold.app.LeaseService;
+import io.leasehold.lease.LeaseFace;
 import io.leasehold.lease.Standing;
 import jakarta.ws.rs.GET;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -14,9 +14,9 @@ import jakarta.ws.rs.core.MediaType;
 @Produces(MediaType.APPLICATION_JSON)
 public class LeaseResource {
 
-    private final LeaseService lease;
+    private final LeaseFace lease;
 
-    public LeaseResource(LeaseService lease) {
+    public LeaseResource(LeaseFace lease) {
         this.lease = lease;
     }
 

@@ -11,6 +11,7 @@ import io.leasehold.lease.EpochFloor;
 import io.leasehold.lease.ReplicatedStoreTiming;
 import io.leasehold.lease.Holder;
 import io.leasehold.lease.LeaseEvents;
+import io.leasehold.lease.LeaseFace;
 import io.leasehold.lease.LeaseGate;
 import io.leasehold.lease.LeaseStoreException;
 import io.leasehold.lease.LeaseTiming;
@@ -31,7 +32,7 @@ import org.jboss.logging.Logger;
  * {@link ControllerLease} on a NATS KV bucket, ticked every renew-every. Hands the drain its gate.
  */
 @Singleton
-public class LeaseService {
+public class LeaseService implements LeaseFace {
 
     private static final Logger LOG = Logger.getLogger(LeaseService.class);
 
@@ -66,6 +67,7 @@ public class LeaseService {
     }
 
     /** What every act of the drain passes. */
+    @Override
     public LeaseGate gate() {
         return new LeaseGate() {
             @Override
@@ -96,6 +98,7 @@ public class LeaseService {
         };
     }
 
+    @Override
     public Standing standing() {
         ControllerLease current = lease;
         return current == null ? before : current.standing();

@@ -1,6 +1,6 @@
 package io.leasehold.health;
 
-import io.leasehold.app.LeaseService;
+import io.leasehold.lease.LeaseFace;
 import io.leasehold.lease.Standing;
 import jakarta.inject.Singleton;
 import org.eclipse.microprofile.health.HealthCheck;
@@ -13,9 +13,9 @@ import org.eclipse.microprofile.health.Readiness;
 @Singleton
 public class LeaseReadiness implements HealthCheck {
 
-    private final LeaseService lease;
+    private final LeaseFace lease;
 
-    public LeaseReadiness(LeaseService lease) {
+    public LeaseReadiness(LeaseFace lease) {
         this.lease = lease;
     }
 

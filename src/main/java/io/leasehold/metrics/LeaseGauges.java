@@ -1,6 +1,6 @@
 package io.leasehold.metrics;
 
-import io.leasehold.app.LeaseService;
+import io.leasehold.lease.LeaseFace;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
@@ -19,7 +19,7 @@ public class LeaseGauges {
     /** Every mode a standing can have (docs/http-api.md, {@code GET /lease}). */
     static final List<String> MODES = List.of("held", "waiting", "unleased", "no-bus", "lost");
 
-    public LeaseGauges(LeaseService lease, MeterRegistry registry) {
+    public LeaseGauges(LeaseFace lease, MeterRegistry registry) {
         Gauge.builder("leasehold.lease.epoch", lease, l -> l.standing().epoch())
                 .description("the epoch this instance acts under (the holder's while waiting; 0 with none)")
                 .register(registry);
