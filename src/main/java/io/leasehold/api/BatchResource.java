@@ -21,6 +21,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponses;
 import org.jboss.resteasy.reactive.RestResponse;
+import io.leasehold.wire.Created;
 
 /**
  * POST /items/batch: NDJSON, all or nothing (docs/http-api.md, The calls). The body is read line by line into a staged
@@ -90,10 +91,10 @@ public class BatchResource {
         }
         String pending = ItemState.PENDING.label();
         return RestResponse.status(RestResponse.Status.CREATED,
-                new Enqueued(ids.stream().map(id -> new ItemsResource.Created(id, pending)).toList()));
+                new Enqueued(ids.stream().map(id -> new Created(id, pending)).toList()));
     }
 
     /** The answer: every item, in line order. */
-    record Enqueued(List<ItemsResource.Created> items) {
+    record Enqueued(List<Created> items) {
     }
 }

@@ -7,7 +7,6 @@ import io.leasehold.spool.ItemState;
 import io.leasehold.spool.ItemView;
 import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.BulkActions;
-import com.fasterxml.jackson.annotation.JsonInclude;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
@@ -34,6 +33,10 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponses;
 import org.jboss.resteasy.reactive.RestResponse;
+import io.leasehold.wire.Created;
+import io.leasehold.wire.Retried;
+import io.leasehold.wire.Purged;
+import io.leasehold.wire.QueryTimes;
 
 /** Items: enqueue, look up, list, cancel, retry; retry and purge in bulk. */
 @Path("/items")
@@ -107,14 +110,6 @@ public class ItemsResource {
     /** "?name=" arrives as null, like no value at all: it is an empty value, which each parameter refuses. */
     private static String given(UriInfo uri, String name, String value) {
         return value == null && uri.getQueryParameters().containsKey(name) ? "" : value;
-    }
-
-    /** @param runAt when a scheduled item may first run; absent for a pending one */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Created(String id, String state, Instant runAt) {
-        Created(String id, String state) {
-            this(id, state, null);
-        }
     }
 
     @Operation(summary = "One item")
@@ -209,9 +204,6 @@ public class ItemsResource {
         return Uni.createFrom().completionStage(() -> bulk.retryFailed(reason)).map(Retried::new);
     }
 
-    public record Retried(long retried) {
-    }
-
     @Operation(summary = "Purge settled items in one state, or those settled longer ago than olderThan")
     @APIResponses({
         @APIResponse(responseCode = "200", description = "how many items this call removed; their ids may be enqueued again"),
@@ -229,9 +221,6 @@ public class ItemsResource {
         Instant before = olderThan == null ? null : QueryTimes.ago(clock.now(), QueryTimes.duration("olderThan", olderThan));
         return Uni.createFrom().completionStage(() -> bulk.purge(settled, before, BulkActions.Slice.WHOLE))
                 .map(outcome -> new Purged(outcome.moved()));
-    }
-
-    public record Purged(long purged) {
     }
 
     private static String shown(String value) {

@@ -31,9 +31,9 @@ class SerialisedTypesIT {
             // lease status: a map of plain values plus the holder record; items and spool commands: the API's
             // own answers (an item, a list of them, created, retried, purged, the spool's counts)
             "io.leasehold.command.CommandJson.write → writeValueAsString(…)", Set.of("io.leasehold.lease.Holder",
-                    "io.leasehold.spool.ItemView", "io.leasehold.api.ItemsResource$Created",
-                    "io.leasehold.api.ItemsResource$Retried", "io.leasehold.api.ItemsResource$Purged",
-                    "io.leasehold.api.SpoolResource$SpoolView"));
+                    "io.leasehold.spool.ItemView", "io.leasehold.wire.Created",
+                    "io.leasehold.wire.Retried", "io.leasehold.wire.Purged",
+                    "io.leasehold.wire.SpoolView"));
 
     @Test
     void everySerialisedTypeIsRegisteredForReflection() {

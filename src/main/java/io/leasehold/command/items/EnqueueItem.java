@@ -1,7 +1,7 @@
 package io.leasehold.command.items;
 
 import io.leasehold.api.ItemsResource;
-import io.leasehold.api.QueryTimes;
+import io.leasehold.wire.QueryTimes;
 import io.leasehold.command.CommandConfig;
 import io.leasehold.core.Clock;
 import io.leasehold.spool.ItemStore;
@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Parameters;
+import io.leasehold.wire.Created;
 
 /**
  * {@code items enqueue}: as {@code POST /items?id=&delay=|notBefore=}, the payload read from a file or stdin
@@ -122,7 +123,7 @@ final class EnqueueItem extends SpoolAction {
         try (InputStream payload = Files.newInputStream(read)) {
             created = spool.store.enqueue(itemId, payload, spool.maxBytes, runAt);
         }
-        print(new ItemsResource.Created(created.id(), created.state(), created.runAt()),
+        print(new Created(created.id(), created.state(), created.runAt()),
                 ItemTable.list(List.of(created), ""));
     }
 }

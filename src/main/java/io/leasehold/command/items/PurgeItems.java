@@ -1,7 +1,7 @@
 package io.leasehold.command.items;
 
 import io.leasehold.api.ItemsResource;
-import io.leasehold.api.QueryTimes;
+import io.leasehold.wire.QueryTimes;
 import io.leasehold.core.Clock;
 import io.leasehold.spool.BulkActions;
 import io.leasehold.spool.ItemState;
@@ -13,6 +13,7 @@ import java.time.Instant;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import io.leasehold.wire.Purged;
 
 /**
  * {@code items purge ID}: removes one settled item; {@code items purge --state done|failed [--older-than D]}: as
@@ -49,7 +50,7 @@ final class PurgeItems extends SpoolAction {
         long n = id != null ? purgeOne(spool.store) : spool.bulk.purge(ItemState.parse(state).orElseThrow(),
                 olderThan == null ? null : QueryTimes.ago(spool.clock.now(), olderThan), BulkActions.Slice.WHOLE)
                 .toCompletableFuture().join().moved();
-        print(new ItemsResource.Purged(n), "purged " + n);
+        print(new Purged(n), "purged " + n);
     }
 
     /** Only a settled item: one still pending or running is refused, as a bulk purge never touches it. */

@@ -8,6 +8,7 @@ import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import io.leasehold.wire.Retried;
 
 /**
  * {@code items retry ID}: as {@code POST /items/{id}/retry}; {@code items retry --failed [--reason TEXT]}: as
@@ -44,6 +45,6 @@ final class RetryItems extends SpoolAction {
             return;
         }
         long n = spool.bulk.retryFailed(reason).toCompletableFuture().join();
-        print(new ItemsResource.Retried(n), "retried " + n);
+        print(new Retried(n), "retried " + n);
     }
 }

@@ -6,6 +6,7 @@ import io.leasehold.spool.SpoolCounts;
 import java.io.IOException;
 import java.time.Duration;
 import picocli.CommandLine.Command;
+import io.leasehold.wire.SpoolView;
 
 /** {@code spool status}: as {@code GET /spool}, counts per state and the oldest pending item's age. */
 @Command(name = "status", description = "Items per state (claimed: held now; scheduled and retrying: waiting "
@@ -16,7 +17,7 @@ final class SpoolStatus extends SpoolAction {
     void run(OpenSpool spool) throws IOException {
         spool.scanForAnomalies(); // a fresh command has seen nothing yet, unlike a service's drain
         SpoolCounts counts = spool.store.counts();
-        SpoolResource.SpoolView view = new SpoolResource.SpoolView(counts, spool.anomalies.list());
+        SpoolView view = new SpoolView(counts, spool.anomalies.list());
         Table table = new Table()
                 .row("pending", Long.toString(counts.pending()))
                 .row("claimed", Long.toString(counts.claimed()))

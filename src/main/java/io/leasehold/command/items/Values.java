@@ -1,6 +1,6 @@
 package io.leasehold.command.items;
 
-import io.leasehold.api.QueryTimes;
+import io.leasehold.wire.QueryTimes;
 import io.leasehold.core.ItemId;
 import io.leasehold.spool.ItemView;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.leasehold.api;
+package io.leasehold.wire;
 
 import io.leasehold.core.ItemId;
 import io.quarkus.runtime.configuration.DurationConverter;
