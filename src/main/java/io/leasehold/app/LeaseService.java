@@ -26,6 +26,8 @@ import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.util.function.Consumer;
 import org.jboss.logging.Logger;
+import io.leasehold.lease.Holders;
+import io.leasehold.nats.BusSettings;
 
 /**
  * The controller lease as the service uses it: no-bus when no NATS URL is set, otherwise a

@@ -12,9 +12,6 @@ import io.leasehold.drain.Drainer;
 import io.leasehold.handler.Handler;
 import io.leasehold.jetstream.JetStreamBackend;
 import io.leasehold.lease.EpochFloor;
-import io.leasehold.nats.NatsBus;
-import io.leasehold.nats.NatsConnector;
-import io.leasehold.nats.NatsSettings;
 import io.leasehold.spool.ArrivalWatch;
 import io.leasehold.spool.BulkActions;
 import io.leasehold.spool.DirectorySync;
@@ -37,6 +34,7 @@ import jakarta.enterprise.inject.Typed;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.nio.file.Path;
+import io.leasehold.lease.Holders;
 
 /** Builds the spool and the drain from the configuration; the one place they are put together. */
 public class SpoolWiring {
@@ -99,30 +97,11 @@ public class SpoolWiring {
     @Singleton
     JetStreamBackend jetStream(LeaseholdConfig config, Clock clock, LeaseTerms terms) {
         try {
-            return openJetStream(config, clock, terms, Holders.thisProcess(clock).instance());
+            return JetStreamBackend.open(config, clock, terms, Holders.thisProcess(clock).instance());
         } catch (IOException e) { // one line, as Quarkus prints a ConfigurationException: no stack trace
             throw new io.quarkus.runtime.configuration.ConfigurationException("leasehold: the JetStream spool"
                     + " (leasehold.nats.url, leasehold.spool.jetstream.bucket) cannot be opened: " + e.getMessage());
         }
-    }
-
-    /** The JetStream spool of {@code config} for {@code instance} (a claim's holder), as the service opens it; also for command mode. */
-    public static JetStreamBackend openJetStream(LeaseholdConfig config, Clock clock, LeaseTerms terms, String instance)
-            throws IOException {
-        // A URL is there: the start-up check (and command mode's) refuses the JetStream spool without one (RemoteRules).
-        NatsSettings settings = BusSettings.of(config.nats(), instance + "-spool").orElseThrow();
-        NatsBus bus;
-        try {
-            bus = NatsConnector.connect(settings);
-        } catch (IOException e) {
-            // The connector's line says why, not what: name the bus and its key, as the lease's commands do.
-            throw new IOException("NATS at " + settings.safeUrls() + " (leasehold.nats.url) cannot be reached: "
-                    + e.getMessage());
-        }
-        LeaseholdConfig.JetStreamSpoolConfig js = config.spool().jetstream();
-        return JetStreamBackend.open(bus.connection(), settings.safeUrls(), js.bucket(), js.replicas(),
-                config.item().maxBytes().asLongValue(), config.spool().tmpMaxAge(), clock, terms, instance,
-                Holders.tag());
     }
 
     void closeJetStream(@Disposes JetStreamBackend backend) throws InterruptedException {

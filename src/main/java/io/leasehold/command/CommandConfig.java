@@ -1,6 +1,6 @@
 package io.leasehold.command;
 
-import io.leasehold.app.BusSettings;
+import io.leasehold.nats.BusSettings;
 import io.leasehold.config.ConfigCheck;
 import io.leasehold.config.ConfigRecords;
 import io.leasehold.config.LeaseholdConfig;

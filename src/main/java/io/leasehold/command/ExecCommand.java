@@ -1,7 +1,7 @@
 package io.leasehold.command;
 
 import io.leasehold.config.ConfigRecords;
-import io.leasehold.app.Holders;
+import io.leasehold.lease.Holders;
 import io.leasehold.clock.SystemClock;
 import io.leasehold.clock.TickingClock;
 import io.leasehold.lease.ActRefused;

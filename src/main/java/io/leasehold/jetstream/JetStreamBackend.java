@@ -1,5 +1,6 @@
 package io.leasehold.jetstream;
 
+import io.leasehold.config.LeaseholdConfig;
 import io.leasehold.core.Clock;
 import io.leasehold.core.HolderTag;
 import io.leasehold.core.LeaseTerms;
@@ -7,6 +8,11 @@ import io.leasehold.spool.ArrivalWatch;
 import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.Spool;
 import io.leasehold.spool.SpoolUpkeep;
+import io.leasehold.lease.Holders;
+import io.leasehold.nats.BusSettings;
+import io.leasehold.nats.NatsBus;
+import io.leasehold.nats.NatsConnector;
+import io.leasehold.nats.NatsSettings;
 import io.nats.client.Connection;
 import java.io.IOException;
 import java.time.Duration;
@@ -65,5 +71,27 @@ public final class JetStreamBackend implements AutoCloseable {
     public void close() throws InterruptedException {
         ledger.close();
         connection.close();
+    }
+
+    /**
+     * The JetStream spool of {@code config} for {@code instance} (a claim's holder), on a connection of its
+     * own: the one way the service's wiring and the command line open it.
+     */
+    public static JetStreamBackend open(LeaseholdConfig config, Clock clock, LeaseTerms terms, String instance)
+            throws IOException {
+        // A URL is there: the start-up check (and command mode's) refuses the JetStream spool without one (RemoteRules).
+        NatsSettings settings = BusSettings.of(config.nats(), instance + "-spool").orElseThrow();
+        NatsBus bus;
+        try {
+            bus = NatsConnector.connect(settings);
+        } catch (IOException e) {
+            // The connector's line says why, not what: name the bus and its key, as the lease's commands do.
+            throw new IOException("NATS at " + settings.safeUrls() + " (leasehold.nats.url) cannot be reached: "
+                    + e.getMessage());
+        }
+        LeaseholdConfig.JetStreamSpoolConfig js = config.spool().jetstream();
+        return open(bus.connection(), settings.safeUrls(), js.bucket(), js.replicas(),
+                config.item().maxBytes().asLongValue(), config.spool().tmpMaxAge(), clock, terms, instance,
+                Holders.tag());
     }
 }

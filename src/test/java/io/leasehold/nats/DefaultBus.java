@@ -1,6 +1,5 @@
 package io.leasehold.nats;
 
-import io.leasehold.app.BusSettings;
 import io.leasehold.config.Mapped;
 import java.util.Map;
 

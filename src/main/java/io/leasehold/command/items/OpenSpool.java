@@ -1,7 +1,6 @@
 package io.leasehold.command.items;
 
-import io.leasehold.app.Holders;
-import io.leasehold.app.SpoolWiring;
+import io.leasehold.lease.Holders;
 import io.leasehold.clock.SystemClock;
 import io.leasehold.command.CommandConfig;
 import io.leasehold.config.ConfigRecords;
@@ -90,7 +89,7 @@ final class OpenSpool implements AutoCloseable {
             // The service's own backend on a connection of this command's (its buckets made when missing, as
             // the service makes them); listings wait for the ledger's first picture.
             return new OpenSpool(clock, maxBytes, spool -> {
-                JetStreamBackend js = SpoolWiring.openJetStream(c, spool.clock, terms,
+                JetStreamBackend js = JetStreamBackend.open(c, spool.clock, terms,
                         Holders.thisProcess("leasehold-items", spool.clock).instance());
                 return new Opened(js.store(), js, () -> {
                 });

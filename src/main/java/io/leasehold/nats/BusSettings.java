@@ -1,7 +1,6 @@
-package io.leasehold.app;
+package io.leasehold.nats;
 
 import io.leasehold.config.LeaseholdConfig;
-import io.leasehold.nats.NatsSettings;
 import java.nio.file.Path;
 import java.util.Optional;
 

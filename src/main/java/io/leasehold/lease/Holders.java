@@ -1,9 +1,8 @@
-package io.leasehold.app;
+package io.leasehold.lease;
 
 import io.leasehold.core.Clock;
 import io.leasehold.core.HolderTag;
 import io.leasehold.core.Reading;
-import io.leasehold.lease.Holder;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 
@@ -13,7 +12,7 @@ public final class Holders {
     private Holders() {
     }
 
-    static Holder thisProcess(Clock clock) {
+    public static Holder thisProcess(Clock clock) {
         return thisProcess("leasehold", clock);
     }
 
