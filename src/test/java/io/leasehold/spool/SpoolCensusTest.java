@@ -71,6 +71,49 @@ class SpoolCensusTest extends StoreTestBase {
         assertEquals(store.fullCounts(), store.counts());
     }
 
+    /**
+     * Scheduled items and cancels of half of them, raced by recounts: each item counted once, as scheduled or
+     * (cancelled) failed, never also as claimed, and exact once a recount runs at rest.
+     */
+    @Test
+    void recountsRacingScheduledEnqueuesAndTheirCancelsCountEachItemOnce() throws Exception {
+        store.recount();
+        AtomicBoolean moving = new AtomicBoolean(true);
+        Future<Integer> recounts = threads.submit(() -> {
+            int n = 0;
+            while (moving.get()) {
+                store.recount();
+                SpoolCounts seen = store.counts();
+                assertTrue(seen.scheduled() + seen.failed() <= 2L * PER_WRITER && seen.claimed() >= 0, seen.toString());
+                n++;
+            }
+            return n;
+        });
+        run(List.of(scheduler("s"), scheduler("t")));
+        moving.set(false);
+        assertTrue(recounts.get(60, TimeUnit.SECONDS) > 0, "recounts ran while items moved");
+
+        store.recount();
+        assertEquals(store.fullCounts(), store.counts());
+        assertEquals(new SpoolCounts(0, 0, PER_WRITER, 0, 0, PER_WRITER, 0), store.counts(),
+                "half of each scheduler's items kept, half cancelled");
+    }
+
+    /** Enqueues {@link #PER_WRITER} items for an hour from now and cancels every other one at once. */
+    private Callable<Void> scheduler(String prefix) {
+        return () -> {
+            for (int i = 0; i < PER_WRITER; i++) {
+                String id = prefix + "-" + i;
+                store.enqueue(id, new ByteArrayInputStream("p".getBytes(StandardCharsets.UTF_8)), 16,
+                        clock.now().plusSeconds(3600));
+                if (i % 2 == 1) {
+                    store.cancel(id);
+                }
+            }
+            return null;
+        };
+    }
+
     private void run(List<Callable<Void>> work) throws Exception {
         List<Future<Void>> running = new ArrayList<>();
         for (Callable<Void> task : work) {

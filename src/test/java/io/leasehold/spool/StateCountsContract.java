@@ -8,7 +8,13 @@ import io.leasehold.core.Outcome;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -82,6 +88,39 @@ public abstract class StateCountsContract extends ClaimAgesContract {
         SpoolCounts at = store.countsNow();
         assertEquals(counts(0, 0, 0, 0, 0, 1), at, "without waiting for a recount or the watch");
         assertEquals(at, countsSeen());
+    }
+
+    /** Two cancels of the same scheduled item at once: one wins, and the item is counted once, as failed. */
+    @Test
+    void twoCancelsOfTheSameScheduledItemAtOnceCountItOnce() throws Exception {
+        store.enqueue("later", new ByteArrayInputStream(new byte[] {1}), MAX, clock.now().plus(Duration.ofHours(2)));
+        countsSeen();
+        ExecutorService two = Executors.newFixedThreadPool(2);
+        try {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<Boolean>> cancels = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                cancels.add(two.submit(() -> {
+                    go.await();
+                    try {
+                        store.cancel("later");
+                        return true;
+                    } catch (ItemStore.WrongStateException | ItemStore.NoSuchItemException e) {
+                        return false; // the other cancel won
+                    }
+                }));
+            }
+            go.countDown();
+            int won = 0;
+            for (Future<Boolean> cancel : cancels) {
+                won += cancel.get(30, TimeUnit.SECONDS) ? 1 : 0;
+            }
+            assertEquals(1, won, "exactly one cancel wins");
+        } finally {
+            two.shutdownNow();
+        }
+        assertEquals(counts(0, 0, 0, 0, 0, 1), store.countsNow(), "at once");
+        assertEquals(counts(0, 0, 0, 0, 0, 1), countsSeen());
     }
 
     @Test
