@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -51,21 +52,8 @@ class SpoolCensusTest extends StoreTestBase {
     @Test
     void recountsRacingOwnMovesEndExactOnceOneRunsAtRest() throws Exception {
         store.recount();
-        AtomicBoolean moving = new AtomicBoolean(true);
-        Future<Integer> recounts = threads.submit(() -> {
-            int n = 0;
-            while (moving.get()) {
-                store.recount();
-                SpoolCounts seen = store.counts();
-                assertTrue(seen.pending() >= 0 && seen.claimed() >= 0 && seen.done() >= 0 && seen.failed() >= 0,
-                        seen.toString());
-                n++;
-            }
-            return n;
-        });
-        run(List.of(writer("c"), writer("d"), settler()));
-        moving.set(false);
-        assertTrue(recounts.get(60, TimeUnit.SECONDS) > 0, "recounts ran while items moved");
+        raceRecounts(List.of(writer("c"), writer("d"), settler()), seen -> seen.pending() >= 0 && seen.claimed() >= 0
+                && seen.done() >= 0 && seen.failed() >= 0);
 
         store.recount();
         assertEquals(store.fullCounts(), store.counts());
@@ -78,20 +66,8 @@ class SpoolCensusTest extends StoreTestBase {
     @Test
     void recountsRacingScheduledEnqueuesAndTheirCancelsCountEachItemOnce() throws Exception {
         store.recount();
-        AtomicBoolean moving = new AtomicBoolean(true);
-        Future<Integer> recounts = threads.submit(() -> {
-            int n = 0;
-            while (moving.get()) {
-                store.recount();
-                SpoolCounts seen = store.counts();
-                assertTrue(seen.scheduled() + seen.failed() <= 2L * PER_WRITER && seen.claimed() >= 0, seen.toString());
-                n++;
-            }
-            return n;
-        });
-        run(List.of(scheduler("s"), scheduler("t")));
-        moving.set(false);
-        assertTrue(recounts.get(60, TimeUnit.SECONDS) > 0, "recounts ran while items moved");
+        raceRecounts(List.of(scheduler("s"), scheduler("t")),
+                seen -> seen.scheduled() + seen.failed() <= 2L * PER_WRITER && seen.claimed() >= 0);
 
         store.recount();
         assertEquals(store.fullCounts(), store.counts());
@@ -112,6 +88,24 @@ class SpoolCensusTest extends StoreTestBase {
             }
             return null;
         };
+    }
+
+    /** Runs {@code work} while another thread recounts again and again, each count it reads {@code sane}. */
+    private void raceRecounts(List<Callable<Void>> work, Predicate<SpoolCounts> sane) throws Exception {
+        AtomicBoolean moving = new AtomicBoolean(true);
+        Future<Integer> recounts = threads.submit(() -> {
+            int n = 0;
+            while (moving.get()) {
+                store.recount();
+                SpoolCounts seen = store.counts();
+                assertTrue(sane.test(seen), seen.toString());
+                n++;
+            }
+            return n;
+        });
+        run(work);
+        moving.set(false);
+        assertTrue(recounts.get(60, TimeUnit.SECONDS) > 0, "recounts ran while items moved");
     }
 
     private void run(List<Callable<Void>> work) throws Exception {
