@@ -1,15 +1,15 @@
 package io.leasehold.api;
 
 import io.leasehold.spool.ItemStore;
-import io.leasehold.spool.SpoolAnomalies;
+import io.leasehold.spool.SpoolBackend;
+import io.leasehold.wire.SpoolView;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
-import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import io.leasehold.wire.SpoolView;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /** Counts per state, the age of the oldest pending item, and the entries left alone as not items. */
 @Path("/spool")
@@ -17,17 +17,17 @@ import io.leasehold.wire.SpoolView;
 public class SpoolResource {
 
     private final ItemStore store;
-    private final SpoolAnomalies anomalies;
+    private final SpoolBackend backend;
 
-    public SpoolResource(ItemStore store, SpoolAnomalies anomalies) {
+    public SpoolResource(ItemStore store, SpoolBackend backend) {
         this.store = store;
-        this.anomalies = anomalies;
+        this.backend = backend;
     }
 
     @Operation(summary = "Counts per state")
     @APIResponse(responseCode = "200", description = "counts per state, the oldest pending age, and entries left alone as not items")
     @GET
     public Uni<SpoolView> get() {
-        return OnWorkers.io(() -> new SpoolView(store.counts(), anomalies.list()));
+        return OnWorkers.io(() -> new SpoolView(store.counts(), backend.anomalies()));
     }
 }

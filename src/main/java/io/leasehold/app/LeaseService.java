@@ -1,21 +1,24 @@
 package io.leasehold.app;
 
 import io.leasehold.clock.TickingClock;
+import io.leasehold.config.ConfigRecords;
 import io.leasehold.config.LeaseholdConfig;
 import io.leasehold.lease.ActRefused;
 import io.leasehold.lease.BorrowedEpoch;
 import io.leasehold.lease.Borrowing;
 import io.leasehold.lease.ControllerLease;
-import io.leasehold.config.ConfigRecords;
 import io.leasehold.lease.EpochFloor;
-import io.leasehold.lease.ReplicatedStoreTiming;
 import io.leasehold.lease.Holder;
+import io.leasehold.lease.Holders;
 import io.leasehold.lease.LeaseEvents;
 import io.leasehold.lease.LeaseFace;
 import io.leasehold.lease.LeaseGate;
 import io.leasehold.lease.LeaseStoreException;
 import io.leasehold.lease.LeaseTiming;
+import io.leasehold.lease.ReplicatedStoreTiming;
 import io.leasehold.lease.Standing;
+import io.leasehold.logs.LoggedLeaseEvents;
+import io.leasehold.nats.BusSettings;
 import io.leasehold.nats.NatsBus;
 import io.leasehold.nats.NatsConnector;
 import io.leasehold.nats.NatsKvLeaseStore;
@@ -26,8 +29,6 @@ import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.util.function.Consumer;
 import org.jboss.logging.Logger;
-import io.leasehold.lease.Holders;
-import io.leasehold.nats.BusSettings;
 
 /**
  * The controller lease as the service uses it: no-bus when no NATS URL is set, otherwise a

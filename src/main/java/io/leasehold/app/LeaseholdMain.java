@@ -1,6 +1,6 @@
 package io.leasehold.app;
 
-import io.leasehold.command.OperatorCli;
+import io.leasehold.cli.OperatorCli;
 import io.leasehold.config.ConfigPreflight;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.annotations.QuarkusMain;

@@ -1,7 +1,7 @@
 package io.leasehold.command;
 
+import io.leasehold.directory.SpoolEpochFloor;
 import io.leasehold.lease.EpochFloor;
-import io.leasehold.spool.SpoolEpochFloor;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

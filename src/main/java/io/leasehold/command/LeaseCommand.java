@@ -59,7 +59,7 @@ public final class LeaseCommand {
      * Without Quarkus nobody configures logging (records would wait in Quarkus' start-up buffer for
      * ever): log lines go to stderr, so CMD's stdout and the commands' JSON and tables stay clean.
      */
-    static void logToStderr(String tag) {
+    public static void logToStderr(String tag) {
         java.util.logging.Logger root = java.util.logging.Logger.getLogger("");
         for (Handler handler : root.getHandlers()) {
             root.removeHandler(handler);

@@ -1,6 +1,6 @@
 package io.leasehold.command;
 
-import io.leasehold.app.LoggedLeaseEvents;
+import io.leasehold.logs.LoggedLeaseEvents;
 import io.leasehold.clock.TickingClock;
 import io.leasehold.lease.ActRefused;
 import io.leasehold.lease.ControllerLease;

@@ -55,7 +55,7 @@ final class ClaimRenewal {
             // a new name: takers judge a holder alive by its claim's name changing (TakeoverRule.OBSERVED).
             to = from.renewedAt(from.reading().plusMillis(1));
         }
-        if (spool.rename(from, to)) {
+        if (spool.restamp(from, to)) {
             claim.renamedTo(to);
             events.renewed(claim.id());
             return;

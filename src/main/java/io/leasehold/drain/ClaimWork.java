@@ -1,6 +1,5 @@
 package io.leasehold.drain;
 
-import io.leasehold.core.ClaimName;
 import io.leasehold.core.Clock;
 import io.leasehold.core.HeldClaim;
 import io.leasehold.core.Outcome;
@@ -8,14 +7,9 @@ import io.leasehold.handler.Handler;
 import io.leasehold.handler.WorkItem;
 import io.leasehold.lease.ActRefused;
 import io.leasehold.lease.LeaseGate;
-import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.Spool;
-import io.leasehold.spool.UnfitFileException;
-import java.io.IOException;
-import java.nio.file.NoSuchFileException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -31,11 +25,7 @@ import org.jboss.logging.Logger;
 final class ClaimWork {
 
     private static final Logger LOG = Logger.getLogger(ClaimWork.class);
-    private static final int LOOKS = 3;
-    /** Where a claim whose file is junk went: nowhere, it was left alone. */
-    static final String JUNK = "junk";
 
-    private final Spool spool;
     private final Clock clock;
     private final Handler handler;
     private final LeaseGate gate;
@@ -44,13 +34,14 @@ final class ClaimWork {
     private final Settlement settlement;
     private final SettlementRetry retries;
     private final DrainEvents events;
+    private final LookBeforeWork looks;
 
     ClaimWork(Spool spool, Clock clock, Handler handler, LeaseGate gate, Duration timeout, Executor workers,
             Settlement settlement, SettlementRetry retries, DrainEvents events) {
-        this.spool = spool;
         this.clock = clock;
         this.handler = handler;
         this.gate = gate;
+        this.looks = new LookBeforeWork(spool, gate);
         this.timeout = timeout;
         this.workers = workers;
         this.settlement = settlement;
@@ -74,13 +65,13 @@ final class ClaimWork {
 
     /**
      * Works on the claim on the calling thread, which must be a worker: the look, the handler, and the
-     * settlement when the handler answers at once. {@code done} gets where the item went ("done",
-     * "failed", "retried", "lost", {@link Settlement#HANDED_BACK} or {@link #JUNK}) exactly once: before
+     * settlement when the handler answers at once. {@code done} gets where the item went ({@link AttemptEnd})
+     * exactly once: before
      * this returns when everything finished at once, else later on a worker (or on the renewal thread,
      * when a settlement that could not be written is tried again there). Never fails: whatever goes
      * wrong inside the attempt becomes its outcome.
      */
-    Run on(HeldClaim claim, Consumer<String> done) {
+    Run on(HeldClaim claim, Consumer<AttemptEnd> done) {
         // Not started here: the caller registers it first, so a stop can cancel it from the first moment.
         return new OneRun(claim, done);
     }
@@ -96,14 +87,14 @@ final class ClaimWork {
         private static final int ACTING = 1;
         private static final int STOPPED = 2;
         private final HeldClaim claim;
-        private final Consumer<String> done;
+        private final Consumer<AttemptEnd> done;
         private volatile Thread starter;
         private final AtomicBoolean finished = new AtomicBoolean();
         private final java.util.concurrent.atomic.AtomicInteger phase = new java.util.concurrent.atomic.AtomicInteger(LOOKING);
         private volatile boolean starting = true;
         private volatile Attempt attempt;
 
-        OneRun(HeldClaim claim, Consumer<String> done) {
+        OneRun(HeldClaim claim, Consumer<AttemptEnd> done) {
             this.claim = claim;
             this.done = done;
         }
@@ -116,7 +107,7 @@ final class ClaimWork {
             }
             try (ItemLogContext context = ItemLogContext.of(claim)) {
                 Instant began = clock.now();
-                Look look = look(claim);
+                LookBeforeWork.Look look = looks.at(claim);
                 claim.began(began, look.payload() == null ? null : look.epoch());
                 boolean acts = look.payload() != null && !look.junk() && look.refused() == null
                         && look.unreachable() == null && look.outcome() == null;
@@ -171,14 +162,14 @@ final class ClaimWork {
                 } catch (ActRefused refused) {
                     // Not the holder any more: move nothing; the claim expires and the holder takes it over.
                     claim.markLost();
-                    finish("lost");
+                    finish(AttemptEnd.LOST);
                     return;
                 }
             }
             retries.settle(claim, outcome, this::finish);
         }
 
-        private void finish(String where) {
+        private void finish(AttemptEnd where) {
             if (finished.compareAndSet(false, true)) {
                 done.accept(where);
             }
@@ -191,7 +182,7 @@ final class ClaimWork {
                 a.cancel();
             }
             retries.cancel(claim);
-            finish("cancelled");
+            finish(AttemptEnd.CANCELLED);
         }
 
         @Override
@@ -207,45 +198,10 @@ final class ClaimWork {
 
         private boolean stopped() {
             if (finished.compareAndSet(false, true)) {
-                done.accept("cancelled");
+                done.accept(AttemptEnd.CANCELLED);
                 return true;
             }
             return false;
-        }
-    }
-
-    /**
-     * What the look before work found: the payload and the epoch to work under, an outcome without work
-     * (lost, failed, retry), a junk file, or the gate's refusal.
-     */
-    /** @param unreachable why the payload could not be read when the spool did not answer (not the item's fault) */
-    private record Look(byte[] payload, long epoch, Outcome outcome, boolean junk, String refused, String unreachable) {
-        static Look of(Outcome outcome) {
-            return new Look(null, 0, outcome, false, null, null);
-        }
-    }
-
-    private Look look(HeldClaim claim) {
-        Optional<byte[]> payload;
-        try {
-            payload = readIfHeld(claim);
-        } catch (UnfitFileException e) {
-            // Too large can never succeed; junk is not an item at all (reported by the spool).
-            return e.kind() == UnfitFileException.Kind.OVERSIZED ? Look.of(Outcome.failed(e.getMessage()))
-                    : new Look(null, 0, null, true, null, null);
-        } catch (ItemStore.SpoolUnavailableException e) {
-            return new Look(null, 0, null, false, null, "as the spool did not answer while its payload was read ("
-                    + e.getMessage() + ")");
-        } catch (Throwable e) { // an I/O error, or an Error such as OutOfMemoryError: the attempt's outcome
-            return Look.of(Outcome.retry("could not read the payload: " + e));
-        }
-        if (payload.isEmpty()) {
-            return Look.of(Outcome.lost());
-        }
-        try {
-            return new Look(payload.get(), gate.epochForAct(), null, false, null, null);
-        } catch (ActRefused refused) {
-            return new Look(null, 0, null, false, refused.getMessage(), null);
         }
     }
 
@@ -254,7 +210,7 @@ final class ClaimWork {
      * item's fault, so no attempt is counted: it goes back to pending/ for the holder, or in leader mode,
      * where only the holder moves items, it is left to expire and the holder takes it over.
      */
-    private String notHolder(HeldClaim claim, String why) {
+    private AttemptEnd notHolder(HeldClaim claim, String why) {
         if (!gate.gatesSettlements()) {
             try {
                 return settlement.handBackForHolder(claim, why);
@@ -265,7 +221,7 @@ final class ClaimWork {
             }
         }
         claim.markLost();
-        return "lost";
+        return AttemptEnd.LOST;
     }
 
     /**
@@ -273,7 +229,7 @@ final class ClaimWork {
      * no attempt is counted and it goes back to pending/ at the same attempt; when the spool cannot take it
      * back either, it is left to expire and be taken over.
      */
-    private String unreadable(HeldClaim claim, String why) {
+    private AttemptEnd unreadable(HeldClaim claim, String why) {
         try {
             return settlement.handBack(claim, why);
         } catch (Throwable e) {
@@ -281,32 +237,15 @@ final class ClaimWork {
             claim.resumeHolding();
         }
         claim.markLost();
-        return "lost";
+        return AttemptEnd.LOST;
     }
 
     /** A junk claim file is left where it is, under the name every instance knows, and not renewed. */
-    private String leftAlone(HeldClaim claim) {
+    private AttemptEnd leftAlone(HeldClaim claim) {
         if (claim.beginFinishing()) {
             LOG.warnf("left alone: claimed/%s is not a plain file of the spool's own; it is never sent to a handler, "
                     + "taken over or moved (remove or replace it)", claim.current().fileName());
         }
-        return JUNK;
-    }
-
-    /** Reading the payload is the look at the directory just before work starts. */
-    private Optional<byte[]> readIfHeld(HeldClaim claim) throws IOException {
-        ClaimName name = claim.current();
-        for (int look = 0; look < LOOKS; look++) {
-            try {
-                return Optional.of(spool.payload(name));
-            } catch (NoSuchFileException e) {
-                Optional<ClaimName> found = spool.find(claim.id(), claim.generation());
-                if (found.isEmpty()) {
-                    return Optional.empty();
-                }
-                name = found.get(); // the renewal renamed it meanwhile
-            }
-        }
-        return Optional.empty();
+        return AttemptEnd.JUNK;
     }
 }

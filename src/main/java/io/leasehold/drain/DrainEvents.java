@@ -21,7 +21,7 @@ public interface DrainEvents {
     default void attempted(String id, String outcome, Duration took) {
     }
 
-    default void settled(String id, String where) {
+    default void settled(String id, AttemptEnd where) {
     }
 
     default void handedBack(String id) {

@@ -63,12 +63,12 @@ final class DrainTally implements DrainEvents {
     }
 
     @Override
-    public void settled(String id, String where) {
+    public void settled(String id, AttemptEnd where) {
         switch (where) {
-            case "done" -> done.incrementAndGet();
-            case "failed" -> failed.incrementAndGet();
-            case "retried" -> retried.incrementAndGet();
-            case Settlement.HANDED_BACK -> handedBack.incrementAndGet();
+            case DONE -> done.incrementAndGet();
+            case FAILED -> failed.incrementAndGet();
+            case RETRIED -> retried.incrementAndGet();
+            case HANDED_BACK -> handedBack.incrementAndGet();
             default -> {
             }
         }

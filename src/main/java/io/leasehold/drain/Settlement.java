@@ -27,7 +27,6 @@ final class Settlement {
 
     private static final Logger LOG = Logger.getLogger(Settlement.class);
     private static final int LOOKS = 3;
-    static final String HANDED_BACK = "handed-back";
 
     /** One rename of a claim's file; false when the file was not there under that name. */
     @FunctionalInterface
@@ -60,19 +59,19 @@ final class Settlement {
         this.random = random;
     }
 
-    /** Applies the outcome; returns where the item went ("done", "failed", "retried" or "lost"). */
-    String apply(HeldClaim claim, Outcome outcome) throws IOException {
+    /** Applies the outcome; returns where the item went (done, failed, retried or lost). */
+    AttemptEnd apply(HeldClaim claim, Outcome outcome) throws IOException {
         if (outcome instanceof Outcome.Lost || !claim.beginFinishing()) {
             if (claim.markLost()) {
                 LOG.warnf("claim %s is gone: another instance took it over; settled nothing", claim.current());
                 events.lost(claim.id());
             }
-            return "lost";
+            return AttemptEnd.LOST;
         }
-        String where;
+        AttemptEnd where;
         if (outcome instanceof Outcome.Done) {
             PastAttempt attempt = ended(claim, outcome, null);
-            where = move(claim, name -> spool.settleDone(name, attempt)) ? "done" : "lost";
+            where = move(claim, name -> spool.settleDone(name, attempt)) ? AttemptEnd.DONE : AttemptEnd.LOST;
         } else if (outcome instanceof Outcome.Stale stale) {
             where = refused(claim, stale.reason(), ended(claim, outcome, stale.reason()));
         } else if (outcome instanceof Outcome.Failed failed) {
@@ -81,7 +80,7 @@ final class Settlement {
             String reason = ((Outcome.Retry) outcome).reason();
             where = retry(claim, reason, ended(claim, outcome, reason));
         }
-        if (where.equals("lost")) {
+        if (where == AttemptEnd.LOST) {
             LOG.warnf("claim %s was taken over before it could be settled; settled nothing", claim.current());
             events.lost(claim.id());
         } else {
@@ -96,34 +95,34 @@ final class Settlement {
                 claim.startedAt(), clock.now(), outcome.label(), reason);
     }
 
-    private String fail(HeldClaim claim, String reason, PastAttempt attempt) throws IOException {
+    private AttemptEnd fail(HeldClaim claim, String reason, PastAttempt attempt) throws IOException {
         // Recorded first: a holder that stops right here leaves a verdict its taker carries out.
         recordReason(claim, AttemptRecord.Kind.FAILED, reason, attempt);
         if (!move(claim, name -> spool.settle(name, ItemState.FAILED))) {
-            return "lost";
+            return AttemptEnd.LOST;
         }
         // A permanent failure is an operator's business: one line with what they need to act on it.
         LOG.warnf("item %s failed for good after %s: %s", claim.id(), attempts(claim.attempt()), reason);
-        return "failed";
+        return AttemptEnd.FAILED;
     }
 
     /**
      * Back to pending/ for the current lease holder, no attempt counted: this instance's gate refused
-     * the act. Returns {@link #HANDED_BACK}, or "lost" when the claim was taken over meanwhile.
+     * the act. Returns {@link AttemptEnd#HANDED_BACK}, or {@link AttemptEnd#LOST} when the claim was taken over meanwhile.
      */
-    String handBackForHolder(HeldClaim claim, String why) throws IOException {
+    AttemptEnd handBackForHolder(HeldClaim claim, String why) throws IOException {
         return handBack(claim, "for the current lease holder: " + why);
     }
 
     /** Back to pending/ at the same attempt, none counted: the work never started, through no fault of the item. */
-    String handBack(HeldClaim claim, String why) throws IOException {
+    AttemptEnd handBack(HeldClaim claim, String why) throws IOException {
         if (!claim.beginFinishing()) {
-            return "lost";
+            return AttemptEnd.LOST;
         }
         LOG.infof("item %s is handed back %s", claim.id(), why);
         handingBack.accept(claim.id());
-        String where = move(claim, spool::handBack) ? HANDED_BACK : "lost";
-        if (where.equals("lost")) {
+        AttemptEnd where = move(claim, spool::handBack) ? AttemptEnd.HANDED_BACK : AttemptEnd.LOST;
+        if (where == AttemptEnd.LOST) {
             events.lost(claim.id());
         } else {
             events.settled(claim.id(), where);
@@ -137,7 +136,7 @@ final class Settlement {
     }
 
     /** A receiver refused the epoch as stale: an attempt like any other, counted towards max-attempts. */
-    private String refused(HeldClaim claim, String detail, PastAttempt attempt) throws IOException {
+    private AttemptEnd refused(HeldClaim claim, String detail, PastAttempt attempt) throws IOException {
         int refusals = StaleRefusals.before(spool.record(claim.id(), claim.generation())) + 1;
         if (claim.attempt() >= settings.maxAttempts()) {
             return fail(claim, StaleRefusals.gaveUp(refusals, claim.attempt(), detail), attempt);
@@ -145,25 +144,25 @@ final class Settlement {
         return park(claim, StaleRefusals.parked(refusals, detail), attempt);
     }
 
-    private String retry(HeldClaim claim, String reason, PastAttempt attempt) throws IOException {
+    private AttemptEnd retry(HeldClaim claim, String reason, PastAttempt attempt) throws IOException {
         if (claim.attempt() >= settings.maxAttempts()) {
             return fail(claim, "gave up after " + claim.attempt() + " attempts; last: " + reason, attempt);
         }
         return park(claim, reason, attempt);
     }
 
-    private String park(HeldClaim claim, String reason, PastAttempt attempt) throws IOException {
+    private AttemptEnd park(HeldClaim claim, String reason, PastAttempt attempt) throws IOException {
         Instant retryAt = clock.now().plus(settings.backoff().after(claim.attempt(), random));
         Instant parkedReading = terms.readingTakeableAt(retryAt);
         recordReason(claim, AttemptRecord.Kind.RETRY, reason, attempt);
         // Parked: the claim looks abandoned from retryAt on, and whoever takes it counts the attempt.
-        boolean parked = move(claim, name -> spool.rename(name, name.renewedAt(parkedReading)));
+        boolean parked = move(claim, name -> spool.restamp(name, name.renewedAt(parkedReading)));
         if (parked) {
             // Nobody renews a parked claim: this instance may take it again at retryAt without watching it.
             sightings.letGo(claim.current().renewedAt(parkedReading), clock.monotonicNanos());
             LOG.infof("item %s attempt %d will be retried from %s: %s", claim.id(), claim.attempt(), retryAt, reason);
         }
-        return parked ? "retried" : "lost";
+        return parked ? AttemptEnd.RETRIED : AttemptEnd.LOST;
     }
 
     /**

@@ -27,14 +27,14 @@ final class SettlementRetry {
     private static final class Waiting {
         final HeldClaim claim;
         final Outcome outcome;
-        private final Consumer<String> settled;
+        private final Consumer<AttemptEnd> settled;
         volatile int failures;
         /** On the monotonic clock: a wall clock stepped back must not hold a settlement up for the step. */
         volatile long nextTryNanos;
         /** Completed or cancelled (handed back at shutdown): not to be tried again. */
         private final AtomicBoolean ended = new AtomicBoolean();
 
-        Waiting(HeldClaim claim, Outcome outcome, Consumer<String> settled) {
+        Waiting(HeldClaim claim, Outcome outcome, Consumer<AttemptEnd> settled) {
             this.claim = claim;
             this.outcome = outcome;
             this.settled = settled;
@@ -48,7 +48,7 @@ final class SettlementRetry {
             return ended.compareAndSet(false, true);
         }
 
-        void complete(String where) {
+        void complete(AttemptEnd where) {
             if (end()) {
                 settled.accept(where);
             }
@@ -74,8 +74,8 @@ final class SettlementRetry {
      * Settles now and tells {@code settled} where the item went; when this first try fails, tells it
      * once a later one succeeds (on the renewal thread), or "lost" when the claim is found taken over.
      */
-    void settle(HeldClaim claim, Outcome outcome, Consumer<String> settled) {
-        String where;
+    void settle(HeldClaim claim, Outcome outcome, Consumer<AttemptEnd> settled) {
+        AttemptEnd where;
         try {
             where = settlement.apply(claim, outcome);
         } catch (Throwable e) { // an Error too: whatever it is, the claim must not be dropped
@@ -84,7 +84,7 @@ final class SettlementRetry {
             // Taken over meanwhile (the renewal found it gone): there is nothing left to settle.
             claim.onLost(() -> {
                 waiting.remove(claim.id(), entry);
-                entry.complete("lost");
+                entry.complete(AttemptEnd.LOST);
             });
             return;
         }

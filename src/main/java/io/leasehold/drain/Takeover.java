@@ -70,19 +70,13 @@ final class Takeover {
         if (!isDue(seen, now)) {
             return Optional.empty();
         }
-        if (spool.isJunk(seen)) {
-            // Reported by the spool. Never renamed, so its name stays the one every instance already
-            // knows, and nobody takes it over again and again.
-            return Optional.empty();
-        }
         Generation next = firstRunOfSchedule(seen) ? Generation.at(seen.generation().attempt(), spool.holderTag())
                 : seen.generation().next(spool.holderTag());
         ClaimName taken = new ClaimName(seen.id(), next, now);
-        if (!spool.rename(seen, taken)) {
-            return Optional.empty(); // renewed by its holder, or another instance was first
-        }
-        if (!spool.keepTaken(taken)) {
-            return Optional.empty(); // a settlement or hand-back had got half-way: its target name wins
+        if (!spool.takeOver(seen, taken)) {
+            // Renewed by its holder, taken by another instance first, junk (reported by the spool, left under
+            // its name), or a half-done settlement or hand-back whose target wins.
+            return Optional.empty();
         }
         // The lines about the item taken over name it and the attempt it is taken for.
         try (ItemLogContext context = ItemLogContext.of(seen.id(), next.attempt(), null)) {
@@ -149,7 +143,7 @@ final class Takeover {
         if (spool.settle(taken, ItemState.FAILED)) {
             LOG.warnf("item %s failed for good after %s (its holder stopped before it moved it): %s", seen.id(),
                     Settlement.attempts(seen.generation().attempt()), verdict.text());
-            events.settled(seen.id(), "failed");
+            events.settled(seen.id(), AttemptEnd.FAILED);
         }
     }
 
@@ -169,7 +163,7 @@ final class Takeover {
                 new AttemptRecord(AttemptRecord.Kind.FAILED, abandoned, text, history));
         if (spool.settle(taken, ItemState.FAILED)) {
             LOG.warnf("item %s failed for good after %s: %s", seen.id(), Settlement.attempts(attempts), text);
-            events.settled(seen.id(), "failed");
+            events.settled(seen.id(), AttemptEnd.FAILED);
         }
     }
 }

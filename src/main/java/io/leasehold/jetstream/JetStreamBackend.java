@@ -4,21 +4,24 @@ import io.leasehold.config.LeaseholdConfig;
 import io.leasehold.core.Clock;
 import io.leasehold.core.HolderTag;
 import io.leasehold.core.LeaseTerms;
-import io.leasehold.spool.ArrivalWatch;
-import io.leasehold.spool.ItemStore;
-import io.leasehold.spool.Spool;
-import io.leasehold.spool.SpoolUpkeep;
 import io.leasehold.lease.Holders;
 import io.leasehold.nats.BusSettings;
 import io.leasehold.nats.NatsBus;
 import io.leasehold.nats.NatsConnector;
 import io.leasehold.nats.NatsSettings;
+import io.leasehold.spool.Anomaly;
+import io.leasehold.spool.ArrivalWatch;
+import io.leasehold.spool.ItemStore;
+import io.leasehold.spool.Spool;
+import io.leasehold.spool.SpoolBackend;
+import io.leasehold.spool.SpoolUpkeep;
 import io.nats.client.Connection;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 
 /** The JetStream spool's adapters on one connection: what the wiring hands the service's ports. */
-public final class JetStreamBackend implements AutoCloseable {
+public final class JetStreamBackend implements SpoolBackend {
 
     private final Connection connection;
     private final JetStreamSpool spool;
@@ -50,21 +53,35 @@ public final class JetStreamBackend implements AutoCloseable {
                 new JetStreamUpkeep(connection, ledger, store, new OrphanPayloads(ledger, payloads), servers));
     }
 
+    @Override
     public Spool spool() {
         return spool;
     }
 
+    @Override
     public ItemStore store() {
         return store;
     }
 
+    @Override
     public SpoolUpkeep upkeep() {
         return upkeep;
     }
 
     /** A watch of the ledger for the drain; each call a new one, started and closed by the drain. */
+    @Override
     public ArrivalWatch arrivals() {
         return new JetStreamArrivalWatch(ledger);
+    }
+
+    /** Nothing in a bucket can be a file that is not an item: every entry is written by leasehold. */
+    @Override
+    public List<Anomaly> anomalies() {
+        return List.of();
+    }
+
+    @Override
+    public void lookForAnomalies() {
     }
 
     @Override

@@ -85,7 +85,20 @@ public final class JetStreamSpool implements Spool {
     }
 
     @Override
-    public boolean rename(ClaimName from, ClaimName to) throws IOException {
+    public boolean restamp(ClaimName from, ClaimName to) throws IOException {
+        Spool.requireRestamp(from, to);
+        return rename(from, to);
+    }
+
+    /** One key per item, so a takeover can never leave a second name behind; nothing in a ledger can be junk. */
+    @Override
+    public boolean takeOver(ClaimName seen, ClaimName taken) throws IOException {
+        Spool.requireTakeOver(seen, taken);
+        return rename(seen, taken);
+    }
+
+    /** The ledger entry of claim {@code from} names claim {@code to} of the same item, if it still names {@code from}. */
+    boolean rename(ClaimName from, ClaimName to) throws IOException {
         if (!from.id().equals(to.id())) {
             throw new IllegalArgumentException("a claim is renamed to a claim of the same item: " + from + " → " + to);
         }
@@ -123,18 +136,6 @@ public final class JetStreamSpool implements Spool {
         }
         Optional<byte[]> inline = seen.get().entry().inlinePayload();
         return inline.isPresent() ? inline.get() : payloads.get(seen.get().entry().payload());
-    }
-
-    /** A ledger holds no files: nothing under a claim can be a symlink, a FIFO or a second name. */
-    @Override
-    public boolean isJunk(ClaimName claim) {
-        return false;
-    }
-
-    /** One key per item: a takeover can never leave a second name behind. */
-    @Override
-    public boolean keepTaken(ClaimName taken) {
-        return true;
     }
 
     @Override

@@ -2,12 +2,12 @@ package io.leasehold.spool;
 
 import java.util.function.Consumer;
 
-/** Tells of names appearing in pending/ sooner than the next poll, where the OS can tell. */
+/** Tells of names appearing in pending sooner than the next poll, where the OS can tell. */
 public interface ArrivalWatch extends AutoCloseable {
 
     /**
      * Starts watching. {@code arrived} gets each new name; {@code missed} is called when events were
-     * lost (the OS queue overflowed), so the folder must be listed. Returns false when watching is
+     * lost (the OS queue overflowed), so the pending items must be looked up again. Returns false when watching is
      * not possible here and the poll alone must do.
      */
     boolean start(Consumer<String> arrived, Runnable missed);

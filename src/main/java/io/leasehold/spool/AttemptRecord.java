@@ -1,5 +1,6 @@
 package io.leasehold.spool;
 
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -7,7 +8,7 @@ import java.util.Optional;
 
 /**
  * What one claim of an item recorded about its attempt, kept in {@code attempts/<id>/<generation>}
- * (format: {@link RecordText}) or in the item's ledger entry.
+ * (the directory backend's text format) or in the item's ledger entry.
  *
  * @param abandoned how many of the item's attempts, up to this claim, were abandoned by a holder that stopped
  * @param text why the attempt did not succeed (exit status and stderr tail, "cancelled", ...), or the last such reason
@@ -38,23 +39,23 @@ public record AttemptRecord(Kind kind, int abandoned, String text, List<PastAtte
         NOTE,
         /** Parked for a retry: whoever takes the claim over counts the next attempt, not an abandonment. */
         RETRY,
-        /** Settles in failed/ with this text; a takeover finishes that when the holder stopped half-way. */
+        /** Settles in failed with this text; a takeover finishes that when the holder stopped half-way. */
         FAILED,
-        /** Went back to pending/: the next claim goes on at the same attempt. */
+        /** Went back to pending: the next claim goes on at the same attempt. */
         HANDED_BACK,
         /**
          * Parked by its enqueue until its scheduled time: whoever takes the claim makes the first attempt,
          * at the same attempt number, and counts no abandonment.
          */
         SCHEDULED,
-        /** Settled in done/: kept for the item's history only. */
+        /** Settled in done: kept for the item's history only. */
         DONE;
 
-        String label() {
+        public String label() {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');
         }
 
-        static Optional<Kind> parse(String label) {
+        public static Optional<Kind> parse(String label) {
             for (Kind k : values()) {
                 if (k.label().equals(label)) {
                     return Optional.of(k);
@@ -92,14 +93,5 @@ public record AttemptRecord(Kind kind, int abandoned, String text, List<PastAtte
     /** The history of {@code carried}, or none. */
     public static List<PastAttempt> historyOf(Optional<AttemptRecord> carried) {
         return carried.map(AttemptRecord::history).orElse(List.of());
-    }
-
-    String format() {
-        return RecordText.format(this);
-    }
-
-    /** Empty when {@code content} is not a record of a known format (written by hand, or by another tool). */
-    static Optional<AttemptRecord> parse(String content) {
-        return RecordText.parse(content);
     }
 }

@@ -1,5 +1,6 @@
 package io.leasehold.spool;
 
+
 import java.util.Locale;
 import java.util.Optional;
 
@@ -18,14 +19,5 @@ public enum ItemState {
             }
         }
         return Optional.empty();
-    }
-
-    SpoolFolder folder() {
-        return switch (this) {
-            case PENDING -> SpoolFolder.PENDING;
-            case CLAIMED -> SpoolFolder.CLAIMED;
-            case DONE -> SpoolFolder.DONE;
-            case FAILED -> SpoolFolder.FAILED;
-        };
     }
 }

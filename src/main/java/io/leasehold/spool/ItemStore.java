@@ -12,8 +12,8 @@ import java.util.function.Consumer;
 public interface ItemStore {
 
     /**
-     * Writes the payload durably and only then makes it visible in pending/, never replacing an
-     * existing item. Nothing is left in pending/ when this throws.
+     * Writes the payload durably and only then makes it visible as pending, never replacing an
+     * existing item. Nothing is left in pending when this throws.
      */
     default ItemView enqueue(String id, InputStream payload, long maxBytes) throws IOException {
         return enqueue(id, payload, maxBytes, null);
@@ -22,12 +22,12 @@ public interface ItemStore {
     /**
      * As {@link #enqueue(String, InputStream, long)}, not run before {@code runAt}: the item is parked
      * under a claim of nobody's until then (shown "scheduled"), durably before this returns. A null
-     * {@code runAt}, or one not in the future, is an item to run now, in pending/.
+     * {@code runAt}, or one not in the future, is an item to run now, in pending.
      */
     ItemView enqueue(String id, InputStream payload, long maxBytes, Instant runAt) throws IOException;
 
     /**
-     * Starts a batch enqueue, all or nothing: items are staged as they are read and made visible in pending/
+     * Starts a batch enqueue, all or nothing: items are staged as they are read and made visible as pending
      * together by {@link StagedBatch#commit()}; closing it without a commit leaves nothing behind.
      */
     StagedBatch stageBatch(long maxBytes) throws IOException;
@@ -68,10 +68,10 @@ public interface ItemStore {
     /** Told of each item that just became claimable through this store (an enqueue, a batch, a retry). */
     void whenArrived(Consumer<String> arrivals);
 
-    /** A pending or scheduled item (neither is running) goes to failed/ with the reason "cancelled". */
+    /** A pending or scheduled item (neither is running) goes to failed with the reason "cancelled". */
     ItemView cancel(String id) throws IOException;
 
-    /** A failed item goes back to pending/, its attempts counted afresh. */
+    /** A failed item goes back to pending, its attempts counted afresh. */
     ItemView retry(String id) throws IOException;
 
     /**
@@ -111,7 +111,7 @@ public interface ItemStore {
     }
 
 
-    /** The id is known already: an item of it is in some folder, or its enqueue has begun. */
+    /** The id is known already: an item of it is in some state, or its enqueue has begun. */
     final class DuplicateItemException extends IOException {
         private final int line;
 
@@ -144,7 +144,7 @@ public interface ItemStore {
         }
     }
 
-    /** The upload's file in tmp/ was removed before it could be linked into pending/; nothing was kept. */
+    /** The upload was removed before it could be made pending; nothing was kept. */
     final class UploadLostException extends IOException {
         public UploadLostException(String id) {
             super("the upload of item '" + id + "' vanished from tmp/ before it could be linked into pending/ "

@@ -18,7 +18,7 @@ public record PastAttempt(int attempt, String holder, Long epoch, Instant starte
 
     /** A history keeps this many attempts, the latest: a record, and a ledger entry, stay small. */
     public static final int MAX_KEPT = 10;
-    static final int MAX_REASON = 200;
+    public static final int MAX_REASON = 200;
 
     public PastAttempt {
         if (attempt < 1) {

@@ -9,69 +9,69 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The claim protocol's file operations. Every method is a few blocking looks and one atomic rename or
- * link; callers run them on worker threads. A method that answers {@code false} or empty found the file
- * gone: another instance got there first, which is an answer, not an error.
+ * The drain's port: claims taken, renewed, taken over and settled, each move one atomic step of the backend
+ * (a rename or link of a file, a compare-and-set of a key) that decides among instances. Every method blocks;
+ * callers run them on worker threads. A method that answers {@code false} or empty found the item gone
+ * from where it looked: another instance got there first, which is an answer, not an error.
  */
 public interface Spool {
 
     /** Names this instance in the nonce of every claim it makes, so a claim's holder is read from its name. */
     HolderTag holderTag();
 
-    /** Up to {@code max} ids waiting in pending/, in no particular order, skipping known junk. */
+    /** Up to {@code max} ids of pending items, in no particular order, skipping known junk. */
     List<String> pendingBatch(int max) throws IOException;
 
     /**
-     * pending/{id} → a new claim whose lease starts at {@code reading}, going on at the attempt the item
+     * A pending item → a new claim whose lease starts at {@code reading}, going on at the attempt the item
      * was handed back at (1 for a new item). Empty when the item is gone or is not claimable.
      */
     Optional<ClaimName> claim(String id, Instant reading) throws IOException;
 
-    /** claimed/{from} → claimed/{to}: renew, take over, or park. False when {@code from} is gone. */
-    boolean rename(ClaimName from, ClaimName to) throws IOException;
+    /**
+     * The claim {@code from} goes on under {@code to}, of the same generation at a later reading: a renewal,
+     * or a park until a retry's or a schedule's time. False when {@code from} is gone (taken over, settled).
+     */
+    boolean restamp(ClaimName from, ClaimName to) throws IOException;
 
     /** The current name of the claim with this id and generation, whatever its reading. */
     Optional<ClaimName> find(String id, Generation generation) throws IOException;
 
-    /** Every well-formed claim in claimed/; malformed names are reported and skipped. */
+    /** Every well-formed claim, held or parked; malformed ones are reported and skipped. */
     List<ClaimName> claims() throws IOException;
 
     /**
      * The payload of a claim, read up to {@code leasehold.item.max-bytes}; throws
      * {@link java.nio.file.NoSuchFileException} when it is gone, and {@link UnfitFileException} when it
-     * is larger than that ({@code OVERSIZED}) or not a plain file of the spool's own ({@code JUNK},
+     * is larger than that ({@code OVERSIZED}) or not an item the spool can trust ({@code JUNK},
      * reported as an anomaly): neither is ever read into memory.
      */
     byte[] payload(ClaimName claim) throws IOException;
 
     /**
-     * Whether the claim's file is junk (a symlink, a FIFO, a hard link to a name elsewhere ...), which is
-     * reported and must never be taken over, read or moved; false when it is fit or gone.
+     * Takes over the claim {@code seen}, whose holder stopped renewing it, as {@code taken} (a new generation):
+     * true when this instance now holds it. False when it is gone, was renewed or taken first by another
+     * instance, is not a fit item (reported, and left under its name so nobody takes it again and again), or
+     * a move of it that stopped half-way is finished instead (its settled or pending place wins).
      */
-    boolean isJunk(ClaimName claim) throws IOException;
+    boolean takeOver(ClaimName seen, ClaimName taken) throws IOException;
 
     /**
-     * After a takeover's rename: false when the file also has a settled or pending name (a move left
-     * half-done), which wins; the taken claim is then gone and nothing is worked on.
-     */
-    boolean keepTaken(ClaimName taken) throws IOException;
-
-    /**
-     * claimed/{claim} → done/{id} or failed/{id}, never replacing a file there. False when the claim is
-     * gone; throws {@link ItemStore.DuplicateItemException} when the name holds another file.
+     * The claim → done or failed, never replacing what is settled there under its id. False when the claim
+     * is gone; throws {@link ItemStore.DuplicateItemException} when the id is settled there already.
      */
     boolean settle(ClaimName claim, ItemState where) throws IOException;
 
     /**
-     * As {@link #settle} into done/, the attempt that succeeded added to the item's history when it keeps
+     * As {@link #settle} into done, the attempt that succeeded added to the item's history when it keeps
      * one (an earlier attempt, a hand-back or a schedule left it a record); an item done at its first claim
      * keeps none, which costs the drain nothing.
      */
     boolean settleDone(ClaimName claim, PastAttempt attempt) throws IOException;
 
     /**
-     * claimed/{claim} → pending/{id}; the next claim goes on at the same attempt. False when the claim is
-     * gone; throws {@link ItemStore.DuplicateItemException} when pending/{id} holds another file.
+     * The claim → pending; the next claim goes on at the same attempt. False when the claim is gone; throws
+     * {@link ItemStore.DuplicateItemException} when another item is pending under its id.
      */
     boolean handBack(ClaimName claim) throws IOException;
 
@@ -83,4 +83,18 @@ public interface Spool {
 
     /** The claim has the item now: the records of the claims before it are of no more use. */
     void dropEarlierRecords(ClaimName claim) throws IOException;
+
+    /** A restamp keeps the claim's generation: refused otherwise, before anything moves. */
+    static void requireRestamp(ClaimName from, ClaimName to) {
+        if (!from.generation().equals(to.generation())) {
+            throw new IllegalArgumentException("a restamp keeps the claim's generation: " + from + " → " + to);
+        }
+    }
+
+    /** A takeover makes a new generation: refused otherwise, before anything moves. */
+    static void requireTakeOver(ClaimName seen, ClaimName taken) {
+        if (seen.generation().equals(taken.generation())) {
+            throw new IllegalArgumentException("a takeover makes a new generation: " + seen + " → " + taken);
+        }
+    }
 }

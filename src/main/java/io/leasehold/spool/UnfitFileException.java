@@ -11,7 +11,7 @@ public final class UnfitFileException extends IOException {
 
     /** What is wrong, which decides what the drain does with it. */
     public enum Kind {
-        /** A regular file larger than the bound: an item with this payload ends in failed/ with the message. */
+        /** A regular file larger than the bound: an item with this payload ends in failed with the message. */
         OVERSIZED,
         /** Not a file of the spool's own: left alone, reported, never read. */
         JUNK

@@ -1,11 +1,10 @@
 /**
- * The spool's ports ({@link io.leasehold.spool.Spool} for the drain, {@link io.leasehold.spool.ItemStore}
- * for the API) and their POSIX adapter: a shared directory where every change of state is one rename or
- * one link that never replaces a file, with reservations, attempt records, batches and upkeep beside it.
- * Guarantees, among instances keeping the protocol: one winner per move, no item lost to a half-done move,
- * an enqueue durable once answered 201. Does not guarantee: durability of claims, renewals and
- * settlements after a power loss (not fsynced: an item may run again), correctness on a filesystem whose
- * renames or links are not atomic, or any protection against other programs that break the protocol's
- * rules (a {@code mv} onto {@code pending/<id>} replaces it before leasehold sees anything).
+ * The spool's ports, which both backends implement and nothing else here knows the backends by:
+ * {@link io.leasehold.spool.Spool} for the drain, {@link io.leasehold.spool.ItemStore} for the API and the
+ * command line, {@link io.leasehold.spool.SpoolUpkeep} for housekeeping, and
+ * {@link io.leasehold.spool.SpoolBackend}, one backend's adapters opened together; with the values and rules
+ * both share. Guarantees, on either backend: one winner per move (claim, takeover, settlement), an item
+ * settled at most once, an enqueue durable once answered. The adapters are {@code io.leasehold.directory}
+ * and {@code io.leasehold.jetstream}, built by {@code io.leasehold.backend.SpoolBackends}.
  */
 package io.leasehold.spool;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Generation;
-import io.leasehold.spool.SpoolFolder;
-import io.leasehold.spool.SpoolLayout;
+import io.leasehold.directory.SpoolFolder;
+import io.leasehold.directory.SpoolLayout;
 import io.leasehold.testing.DrivenClock;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;

@@ -2,7 +2,7 @@ package io.leasehold.api;
 
 import static io.restassured.RestAssured.given;
 
-import io.leasehold.spool.SpoolLayout;
+import io.leasehold.directory.SpoolLayout;
 import io.quarkus.test.common.http.TestHTTPResource;
 import jakarta.inject.Inject;
 import java.net.URL;

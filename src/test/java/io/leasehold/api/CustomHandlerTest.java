@@ -7,9 +7,9 @@ import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.leasehold.directory.SpoolFolder;
+import io.leasehold.directory.SpoolLayout;
 import io.leasehold.handler.WorkItem;
-import io.leasehold.spool.SpoolFolder;
-import io.leasehold.spool.SpoolLayout;
 import io.leasehold.testing.DrivenClock;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;

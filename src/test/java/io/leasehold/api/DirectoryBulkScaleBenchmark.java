@@ -1,8 +1,8 @@
 package io.leasehold.api;
 
+import io.leasehold.directory.SpoolFolder;
+import io.leasehold.directory.SpoolLayout;
 import io.leasehold.spool.ItemState;
-import io.leasehold.spool.SpoolFolder;
-import io.leasehold.spool.SpoolLayout;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;

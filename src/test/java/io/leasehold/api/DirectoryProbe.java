@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.leasehold.core.ClaimName;
+import io.leasehold.directory.SpoolFolder;
+import io.leasehold.directory.SpoolLayout;
 import io.leasehold.spool.ItemState;
-import io.leasehold.spool.SpoolFolder;
-import io.leasehold.spool.SpoolLayout;
 import io.quarkus.arc.Arc;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -3,8 +3,8 @@ package io.leasehold.api;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.leasehold.spool.SpoolFolder;
-import io.leasehold.spool.SpoolLayout;
+import io.leasehold.directory.SpoolFolder;
+import io.leasehold.directory.SpoolLayout;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;

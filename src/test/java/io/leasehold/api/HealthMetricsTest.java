@@ -5,9 +5,9 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.leasehold.spool.SpoolFolder;
-import io.leasehold.spool.SpoolLayout;
-import io.leasehold.spool.SpoolRecount;
+import io.leasehold.directory.SpoolFolder;
+import io.leasehold.directory.SpoolLayout;
+import io.leasehold.directory.SpoolRecount;
 import io.leasehold.testing.DrivenClock;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;

@@ -8,10 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.LeaseTerms;
+import io.leasehold.directory.SpoolFolder;
+import io.leasehold.directory.SpoolLayout;
 import io.leasehold.spool.AttemptRecord;
-import io.leasehold.spool.PosixSpool;
-import io.leasehold.spool.SpoolFolder;
-import io.leasehold.spool.SpoolLayout;
+import io.leasehold.spool.Spool;
 import io.leasehold.testing.Await;
 import io.leasehold.testing.DrivenClock;
 import io.leasehold.testing.HttpReceiver;
@@ -41,7 +41,7 @@ class HttpDrainTest {
     SpoolLayout layout;
 
     @Inject
-    PosixSpool spool;
+    Spool spool;
 
     @Inject
     DrivenClock clock;

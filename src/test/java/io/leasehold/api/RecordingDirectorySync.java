@@ -1,7 +1,7 @@
 package io.leasehold.api;
 
-import io.leasehold.spool.DirectorySync;
-import io.leasehold.spool.PosixDirectorySync;
+import io.leasehold.directory.DirectorySync;
+import io.leasehold.directory.PosixDirectorySync;
 import jakarta.enterprise.inject.Alternative;
 import jakarta.inject.Singleton;
 import java.io.IOException;

@@ -4,9 +4,9 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.leasehold.spool.SpoolFolder;
-import io.leasehold.spool.SpoolLayout;
-import io.leasehold.spool.SpoolRecount;
+import io.leasehold.directory.SpoolFolder;
+import io.leasehold.directory.SpoolLayout;
+import io.leasehold.directory.SpoolRecount;
 import io.leasehold.testing.DrivenClock;
 import io.quarkus.arc.Arc;
 import io.restassured.response.ValidatableResponse;

@@ -1,9 +1,6 @@
 package io.leasehold.app;
 
-import io.leasehold.spool.PosixItemStore;
-import io.leasehold.spool.PosixSpool;
-import io.leasehold.spool.PosixSpoolUpkeep;
-import io.leasehold.spool.SpoolLayout;
+import io.leasehold.spool.SpoolBackend;
 import io.leasehold.spool.SpoolUpkeep;
 import io.leasehold.spool.Staleness;
 import jakarta.enterprise.inject.Alternative;
@@ -26,8 +23,8 @@ public class FlakyUpkeep implements SpoolUpkeep {
     final AtomicInteger failNext = new AtomicInteger();
     private final SpoolUpkeep real;
 
-    FlakyUpkeep(SpoolLayout layout, PosixSpool spool, PosixItemStore store) {
-        this.real = new PosixSpoolUpkeep(layout, spool, store);
+    FlakyUpkeep(SpoolBackend backend) {
+        this.real = backend.upkeep();
     }
 
     @Override

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.core.Outcome;
-import io.leasehold.spool.PosixItemStore;
-import io.leasehold.spool.SpoolFolder;
+import io.leasehold.directory.PosixItemStore;
+import io.leasehold.directory.SpoolFolder;
 import io.leasehold.testing.Await;
 import java.io.IOException;
 import java.nio.file.Files;

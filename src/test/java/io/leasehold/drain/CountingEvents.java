@@ -35,8 +35,8 @@ final class CountingEvents implements DrainEvents {
     }
 
     @Override
-    public void settled(String id, String where) {
-        seen.add("settled:" + id + ":" + where);
+    public void settled(String id, AttemptEnd where) {
+        seen.add("settled:" + id + ":" + where.label());
     }
 
     @Override

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Generation;
 import io.leasehold.core.Outcome;
-import io.leasehold.spool.SpoolFolder;
+import io.leasehold.directory.SpoolFolder;
 import io.leasehold.testing.Await;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -184,7 +184,7 @@ class CrashPairsTest extends SpoolTestBase {
         assertNothingRuns(taker);
         assertTrue(settledIn(SpoolFolder.FAILED, "v"));
         assertEquals(List.of(), claims());
-        assertEquals("exit 2: no such table", new io.leasehold.spool.PosixItemStore(layout, taker.spool, Instance.TERMS,
+        assertEquals("exit 2: no such table", new io.leasehold.directory.PosixItemStore(layout, taker.spool, Instance.TERMS,
                 taker.clock).lookup("v").orElseThrow().reason());
     }
 }

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Outcome;
+import io.leasehold.directory.SpoolFolder;
 import io.leasehold.spool.ArrivalWatch;
-import io.leasehold.spool.SpoolFolder;
 import io.leasehold.testing.Await;
 import java.io.IOException;
 import java.io.RandomAccessFile;

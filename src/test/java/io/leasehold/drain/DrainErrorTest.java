@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Outcome;
+import io.leasehold.directory.SpoolFolder;
 import io.leasehold.health.DrainReadiness;
 import io.leasehold.spool.ArrivalWatch;
-import io.leasehold.spool.SpoolFolder;
 import io.leasehold.testing.Await;
 import io.leasehold.testing.LogCapture;
 import java.io.IOException;

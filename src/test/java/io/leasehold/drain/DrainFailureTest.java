@@ -6,11 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Outcome;
+import io.leasehold.directory.SpoolFolder;
 import io.leasehold.spool.Anomaly;
-import io.leasehold.spool.ItemView;
-import io.leasehold.spool.PosixItemStore;
-import io.leasehold.spool.SpoolFolder;
-import io.leasehold.spool.SpoolLayout;
 import io.leasehold.testing.Await;
 import io.leasehold.testing.DrivenClock;
 import io.leasehold.testing.LogCapture;
@@ -211,7 +208,7 @@ class DrainFailureTest extends SpoolTestBase {
     @Test
     void anActTheGateRefusesIsHandedBackWithoutCountingAnAttempt() throws IOException {
         // The directory watch reports the hand-back into pending/ at once: it must not be claimed again.
-        Instance instance = new Instance(layout, T0, 5, true, new io.leasehold.spool.NioArrivalWatch(layout));
+        Instance instance = new Instance(layout, T0, 5, true, new io.leasehold.directory.NioArrivalWatch(layout));
         instances.add(instance);
         instance.gate.refusal = "the controller lease was lost";
         enqueue("fenced");

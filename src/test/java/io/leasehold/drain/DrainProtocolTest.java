@@ -6,8 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Outcome;
-import io.leasehold.spool.SpoolFolder;
-import io.leasehold.spool.SpoolLayout;
+import io.leasehold.directory.SpoolFolder;
 import io.leasehold.testing.Await;
 import io.leasehold.testing.DrivenClock;
 import java.io.IOException;

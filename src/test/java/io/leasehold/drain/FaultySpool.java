@@ -88,9 +88,15 @@ final class FaultySpool implements Spool {
     }
 
     @Override
-    public boolean rename(ClaimName from, ClaimName to) throws IOException {
-        maybeFail("rename");
-        return real.rename(from, to);
+    public boolean restamp(ClaimName from, ClaimName to) throws IOException {
+        maybeFail("restamp");
+        return real.restamp(from, to);
+    }
+
+    @Override
+    public boolean takeOver(ClaimName seen, ClaimName taken) throws IOException {
+        maybeFail("takeOver");
+        return real.takeOver(seen, taken);
     }
 
     @Override
@@ -109,11 +115,6 @@ final class FaultySpool implements Spool {
         byte[] payload = real.payload(claim);
         afterPayload.run();
         return payload;
-    }
-
-    @Override
-    public boolean isJunk(ClaimName claim) throws IOException {
-        return real.isJunk(claim);
     }
 
     @Override
@@ -139,11 +140,6 @@ final class FaultySpool implements Spool {
             afterHandBack.run(claim);
         }
         return moved;
-    }
-
-    @Override
-    public boolean keepTaken(ClaimName taken) throws IOException {
-        return real.keepTaken(taken);
     }
 
     @Override

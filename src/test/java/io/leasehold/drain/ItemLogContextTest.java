@@ -12,10 +12,10 @@ import io.leasehold.core.HeldClaim;
 import io.leasehold.core.HolderTag;
 import io.leasehold.core.Outcome;
 import io.leasehold.core.TakeoverRule;
+import io.leasehold.directory.PosixSpool;
+import io.leasehold.directory.SpoolAnomalies;
 import io.leasehold.handler.Handler;
 import io.leasehold.spool.ArrivalWatch;
-import io.leasehold.spool.PosixSpool;
-import io.leasehold.spool.SpoolAnomalies;
 import io.leasehold.testing.Await;
 import io.leasehold.testing.DrivenClock;
 import io.leasehold.testing.LogCapture;
@@ -82,7 +82,7 @@ class ItemLogContextTest extends SpoolTestBase {
             }
 
             @Override
-            public void settled(String id, String where) {
+            public void settled(String id, AttemptEnd where) {
                 seenAtSettle.add(id + " " + context());
             }
         };
@@ -123,7 +123,7 @@ class ItemLogContextTest extends SpoolTestBase {
             }
 
             @Override
-            public void settled(String id, String where) {
+            public void settled(String id, AttemptEnd where) {
                 seenAtSettle.add(id + " " + context());
             }
         };
@@ -150,7 +150,7 @@ class ItemLogContextTest extends SpoolTestBase {
         enqueue("lost");
         ClaimName claim = mine.claim("lost", clock.now()).orElseThrow();
         HeldClaim held = new HeldClaim(claim);
-        assertTrue(theirs.rename(claim, new ClaimName("lost", claim.generation().next(theirs.holderTag()), clock.now())));
+        assertTrue(theirs.takeOver(claim, new ClaimName("lost", claim.generation().next(theirs.holderTag()), clock.now())));
         clock.advance(Instance.TERMS.renewEvery());
         try (LogCapture log = LogCapture.of(ClaimRenewal.class.getName())) {
             renewals.submit(() -> new ClaimRenewal(mine, clock, DrainEvents.NONE).renewAll(List.of(held))).get();

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.core.Outcome;
-import io.leasehold.spool.SpoolFolder;
+import io.leasehold.directory.SpoolFolder;
 import io.leasehold.testing.Await;
 import java.io.IOException;
 import java.util.Set;

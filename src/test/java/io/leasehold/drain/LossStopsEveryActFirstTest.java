@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.leasehold.spool.SpoolFolder;
+import io.leasehold.directory.SpoolFolder;
 import io.leasehold.testing.Await;
 import java.io.IOException;
 import java.util.Set;

@@ -2,12 +2,12 @@ package io.leasehold.drain;
 
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.TakeoverRule;
+import io.leasehold.directory.PosixItemStore;
+import io.leasehold.directory.SpoolFolder;
+import io.leasehold.directory.SpoolLayout;
 import io.leasehold.spool.ArrivalWatch;
 import io.leasehold.spool.AttemptRecord;
 import io.leasehold.spool.ItemView;
-import io.leasehold.spool.PosixItemStore;
-import io.leasehold.spool.SpoolFolder;
-import io.leasehold.spool.SpoolLayout;
 import io.leasehold.testing.DrivenClock;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -61,7 +61,7 @@ class JetStreamArrivalWatchTest {
         store.enqueue("one", new ByteArrayInputStream(new byte[] {1}), 1024);
         Await.until("the watch rings for one", Duration.ofSeconds(10), () -> rung.contains("one"));
         ClaimName claim = spool.claim("one", clock.now()).orElseThrow();
-        assertTrue(spool.rename(claim, claim.renewedAt(clock.now().plusSeconds(40))));
+        assertTrue(spool.restamp(claim, claim.renewedAt(clock.now().plusSeconds(40))));
         assertTrue(spool.handBack(claim.renewedAt(clock.now().plusSeconds(40))));
         Await.until("it rings again for the hand-back", Duration.ofSeconds(10), () -> rung.size() == 2);
         ClaimName again = spool.claim("one", clock.now()).orElseThrow();

@@ -82,7 +82,7 @@ class JetStreamSpoolContractTest extends SpoolContract {
         AttemptRecord note = AttemptRecord.note(0, "written elsewhere");
         assertTrue(otherLedger.replace("stale", now,
                 now.entry().withRecord(claim.generation(), note)));
-        assertTrue(mine.rename(claim, claim.renewedAt(clock.now().plusSeconds(40))),
+        assertTrue(mine.restamp(claim, claim.renewedAt(clock.now().plusSeconds(40))),
                 "renewed from a fresh read");
         assertEquals(Optional.of(note), theirs.record("stale", claim.generation()),
                 "the record written meanwhile is kept");

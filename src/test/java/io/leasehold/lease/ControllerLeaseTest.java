@@ -6,12 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.leasehold.directory.SpoolEpochFloor;
 import io.leasehold.nats.DefaultBus;
 import io.leasehold.nats.NatsBus;
 import io.leasehold.nats.NatsConnector;
 import io.leasehold.nats.NatsKvLeaseStore;
-import io.leasehold.spool.SpoolEpochFloor;
-import io.leasehold.spool.SpoolLayout;
 import io.leasehold.testing.DrivenClock;
 import io.leasehold.testing.NatsServer;
 import io.smallrye.mutiny.Uni;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.leasehold.command.Invocation;
-import io.leasehold.command.OperatorCli;
+import io.leasehold.cli.OperatorCli;
 import io.leasehold.testing.PackagedArtifact;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -43,7 +43,7 @@ public abstract class ClaimAgesContract extends HistoryContract {
         for (int i = 0; i < 3 * leases; i++) {
             clock.advance(TERMS.renewEvery());
             ClaimName renewed = current.renewedAt(clock.now());
-            assertTrue(spool.rename(current, renewed), "renewed");
+            assertTrue(spool.restamp(current, renewed), "renewed");
             current = renewed;
             seen(STUCK);
         }
@@ -62,7 +62,7 @@ public abstract class ClaimAgesContract extends HistoryContract {
             clock.advance(TERMS.renewEvery());
             ClaimName o = old.renewedAt(clock.now());
             ClaimName y = young.renewedAt(clock.now());
-            assertTrue(spool.rename(old, o) && spool.rename(young, y), "renewed");
+            assertTrue(spool.restamp(old, o) && spool.restamp(young, y), "renewed");
             old = o;
             young = y;
             seen(STUCK);
@@ -84,7 +84,7 @@ public abstract class ClaimAgesContract extends HistoryContract {
         clock.advance(TERMS.renewEvery());
         spool.writeRecord(held.id(), held.generation(), AttemptRecord.note(0, "HTTP 503").as(AttemptRecord.Kind.RETRY));
         // As a settlement parks it: renamed to the reading that makes it takeable once its backoff is over.
-        assertTrue(spool.rename(held, held.renewedAt(TERMS.readingTakeableAt(clock.now().plusSeconds(30)))));
+        assertTrue(spool.restamp(held, held.renewedAt(TERMS.readingTakeableAt(clock.now().plusSeconds(30)))));
         clock.advance(TERMS.lease().multipliedBy(10)); // nobody took it since
         ClaimName running = claim(spool, "running");
         clock.advance(Duration.ofSeconds(5));
@@ -111,7 +111,7 @@ public abstract class ClaimAgesContract extends HistoryContract {
         clock.advance(TERMS.lease().multipliedBy(4)); // its holder stopped renewing
         assertEquals(1, seen(STUCK).olderThanBound(), "held four leases by a holder that stopped");
         ClaimName taken = new ClaimName(first.id(), first.generation().next(), clock.now());
-        assertTrue(theirs.rename(first, taken));
+        assertTrue(theirs.takeOver(first, taken));
         clock.advance(Duration.ofSeconds(7));
 
         ClaimAges ages = seen(STUCK);

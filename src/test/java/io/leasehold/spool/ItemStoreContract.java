@@ -26,7 +26,7 @@ public abstract class ItemStoreContract {
 
     protected static final long MAX = 64 * 1024;
     /** The lease terms of every backend's store in these tests. */
-    protected static final io.leasehold.core.LeaseTerms TERMS = new io.leasehold.core.LeaseTerms(
+    public static final io.leasehold.core.LeaseTerms TERMS = new io.leasehold.core.LeaseTerms(
             Duration.ofSeconds(120), 3, Duration.ofSeconds(10));
     protected final DrivenClock clock = new DrivenClock();
     /** Set by the backend's test before each: the store, and the spool of the same items. */
@@ -204,7 +204,7 @@ public abstract class ItemStoreContract {
 
         spool.writeRecord(id, held.generation(), new AttemptRecord(AttemptRecord.Kind.RETRY, 0, "exit 75: busy"));
         ClaimName parked = held.renewedAt(clock.now().plus(Duration.ofMinutes(5)));
-        assertTrue(spool.rename(held, parked));
+        assertTrue(spool.restamp(held, parked));
         ItemView retrying = store.lookup(id).orElseThrow();
         assertEquals("retrying", retrying.state());
         assertEquals("exit 75: busy", retrying.reason());
@@ -216,7 +216,7 @@ public abstract class ItemStoreContract {
                 .filter(v -> v.id().equals(id)).map(ItemView::state).toList(), "listed as retrying");
 
         ClaimName taken = new ClaimName(id, parked.generation().next(), clock.now());
-        assertTrue(spool.rename(parked, taken));
+        assertTrue(spool.takeOver(parked, taken));
         assertEquals("claimed", store.lookup(id).orElseThrow().state(), "a taker's claim is a claim again");
     }
 
@@ -226,7 +226,7 @@ public abstract class ItemStoreContract {
         enqueue(id, new byte[] {7});
         ClaimName first = spool.claim(id, clock.now()).orElseThrow();
         ClaimName second = new ClaimName(id, first.generation().next(), clock.now());
-        assertTrue(spool.rename(first, second)); // attempt 2
+        assertTrue(spool.takeOver(first, second)); // attempt 2
         spool.writeRecord(id, second.generation(), new AttemptRecord(AttemptRecord.Kind.FAILED, 0, "exit 3"));
         assertTrue(spool.settle(second, ItemState.FAILED));
         assertEquals("exit 3", store.lookup(id).orElseThrow().reason());

@@ -113,9 +113,9 @@ public abstract class SpoolContract {
         ClaimName claim = claimed(uniqueId("renew"));
         clock.advance(Duration.ofSeconds(40));
         ClaimName renewed = claim.renewedAt(clock.now());
-        assertTrue(spool().rename(claim, renewed));
+        assertTrue(spool().restamp(claim, renewed));
         assertEquals(Optional.of(renewed), spool().find(claim.id(), claim.generation()));
-        assertFalse(spool().rename(claim, claim.renewedAt(clock.now().plusSeconds(1))), "the old reading is gone");
+        assertFalse(spool().restamp(claim, claim.renewedAt(clock.now().plusSeconds(1))), "the old reading is gone");
         assertFalse(spool().settle(claim, ItemState.DONE), "so is settling under it");
         assertEquals(Optional.of("claimed"), state(claim.id()));
     }
@@ -125,17 +125,29 @@ public abstract class SpoolContract {
         ClaimName claim = claimed(uniqueId("taken"));
         clock.advance(Duration.ofMinutes(3));
         ClaimName taken = new ClaimName(claim.id(), claim.generation().next(), clock.now());
-        assertTrue(other().rename(claim, taken));
+        assertTrue(other().takeOver(claim, taken));
         assertEquals(2, taken.generation().attempt());
         assertEquals(Optional.empty(), spool().find(claim.id(), claim.generation()));
-        assertFalse(spool().rename(claim, claim.renewedAt(clock.now())), "the old holder cannot renew");
+        assertFalse(spool().restamp(claim, claim.renewedAt(clock.now())), "the old holder cannot renew");
         assertFalse(spool().settle(claim, ItemState.DONE), "nor settle");
         assertFalse(spool().handBack(claim), "nor hand back");
         assertThrows(NoSuchFileException.class, () -> spool().payload(claim), "nor read the payload");
-        assertFalse(other().rename(claim, new ClaimName(claim.id(), claim.generation().next(), clock.now())),
+        assertFalse(other().takeOver(claim, new ClaimName(claim.id(), claim.generation().next(), clock.now())),
                 "a second taker of the same claim loses");
         assertTrue(other().settle(taken, ItemState.DONE));
         assertEquals(Optional.of("done"), state(claim.id()));
+    }
+
+    @Test
+    void aRestampKeepsTheGenerationAndATakeoverMakesANewOneOrNothingMoves() throws IOException {
+        ClaimName claim = claimed(uniqueId("kinds"));
+        ClaimName nextGeneration = new ClaimName(claim.id(), claim.generation().next(), clock.now());
+        assertThrows(IllegalArgumentException.class, () -> spool().restamp(claim, nextGeneration),
+                "a renewal or a park never changes hands");
+        assertThrows(IllegalArgumentException.class, () -> other().takeOver(claim, claim.renewedAt(clock.now())),
+                "a takeover is a new generation");
+        assertEquals(Optional.of(claim), spool().find(claim.id(), claim.generation()), "the claim is as it was");
+        assertEquals(List.of(claim), spool().claims().stream().filter(c -> c.id().equals(claim.id())).toList());
     }
 
     @Test
@@ -154,7 +166,7 @@ public abstract class SpoolContract {
     void anItemHandedBackIsClaimedAgainAtTheSameAttempt() throws IOException {
         ClaimName claim = claimed(uniqueId("back"));
         ClaimName second = new ClaimName(claim.id(), claim.generation().next(), clock.now());
-        assertTrue(spool().rename(claim, second)); // a takeover: attempt 2
+        assertTrue(spool().takeOver(claim, second)); // a takeover: attempt 2
         assertTrue(spool().handBack(second));
         assertEquals(Optional.of("pending"), state(claim.id()));
         ClaimName again = other().claim(claim.id(), clock.now()).orElseThrow();
@@ -188,7 +200,7 @@ public abstract class SpoolContract {
         spool().writeRecord(claim.id(), claim.generation(), parked);
         assertEquals(Optional.of(parked), other().record(claim.id(), claim.generation()));
         ClaimName taken = new ClaimName(claim.id(), claim.generation().next(), clock.now());
-        assertTrue(other().rename(claim, taken));
+        assertTrue(other().takeOver(claim, taken));
         assertEquals(Optional.of(parked), other().record(claim.id(), claim.generation()), "the taker reads it");
         other().dropEarlierRecords(taken);
         assertEquals(Optional.empty(), other().record(claim.id(), claim.generation()));

@@ -130,7 +130,7 @@ public abstract class StateCountsContract extends ClaimAgesContract {
         clock.advance(Duration.ofMinutes(5));
         // As a takeover takes it: a new generation, then the taker's own record.
         ClaimName taken = new ClaimName("later", parked.generation().next(theirs.holderTag()), clock.now());
-        assertTrue(theirs.rename(parked, taken));
+        assertTrue(theirs.takeOver(parked, taken));
         theirs.writeRecord("later", taken.generation(), AttemptRecord.note(0, ""));
 
         assertEquals(counts(0, 1, 0, 0, 0, 0), countsSeen());

@@ -1,12 +1,11 @@
 package io.leasehold.command.items;
 
-import io.leasehold.command.OperatorCli;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code items ...}: one subcommand per thing the API does to items. */
 @Command(name = "items", description = "List, show, enqueue, cancel, retry and purge items of the spool.",
@@ -15,7 +14,7 @@ import picocli.CommandLine.Spec;
 public final class ItemsCommand implements Callable<Integer> {
 
     @ParentCommand
-    OperatorCli root;
+    StandardInput root;
 
     @Spec
     CommandSpec spec;

@@ -1,20 +1,17 @@
 package io.leasehold.command.items;
 
-import io.leasehold.lease.Holders;
+import io.leasehold.backend.SpoolBackends;
 import io.leasehold.clock.SystemClock;
 import io.leasehold.command.CommandConfig;
-import io.leasehold.config.ConfigRecords;
 import io.leasehold.config.LeaseholdConfig;
-import io.leasehold.core.LeaseTerms;
-import io.leasehold.jetstream.JetStreamBackend;
+import io.leasehold.directory.PosixDirectorySync;
+import io.leasehold.directory.SpoolFolder;
+import io.leasehold.directory.SpoolLayout;
+import io.leasehold.lease.Holders;
+import io.leasehold.spool.Anomaly;
 import io.leasehold.spool.BulkActions;
 import io.leasehold.spool.ItemStore;
-import io.leasehold.spool.PosixDirectorySync;
-import io.leasehold.spool.PosixItemStore;
-import io.leasehold.spool.PosixSpool;
-import io.leasehold.spool.SpoolAnomalies;
-import io.leasehold.spool.SpoolFolder;
-import io.leasehold.spool.SpoolLayout;
+import io.leasehold.spool.SpoolBackend;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -24,10 +21,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * The spool opened for one command: the service's own store ({@link PosixItemStore} on the directory, the
- * {@link JetStreamBackend}'s on JetStream) and {@link BulkActions} on it, built from the same configuration
- * keys, so every move is the protocol's own (renames, compare-and-sets, that decide against running
- * instances). A relative {@code leasehold.spool.dir} is the working directory's, as for the service.
+ * The spool opened for one command: the service's own backend, built by the same factory
+ * ({@link SpoolBackends}) from the same configuration keys, and {@link BulkActions} on its store, so every
+ * move is the protocol's own (renames, compare-and-sets, that decide against running instances). A
+ * relative {@code leasehold.spool.dir} is the working directory's, as for the service.
  */
 final class OpenSpool implements AutoCloseable {
 
@@ -40,21 +37,17 @@ final class OpenSpool implements AutoCloseable {
 
     final ItemStore store;
     final BulkActions bulk;
-    final SpoolAnomalies anomalies = new SpoolAnomalies();
     final SystemClock clock;
     final long maxBytes;
-    /** What the store runs on: the directory store's recount, or the JetStream backend and its connection. */
-    private final AutoCloseable backend;
+    /** What the store runs on: the directory store's recount, or the JetStream bucket and its connection. */
+    private final SpoolBackend backend;
     private final ExecutorService workers;
-    private final Scan scan;
 
-    private OpenSpool(SystemClock clock, long maxBytes, Opener opener) throws IOException {
-        this.clock = clock;
+    private OpenSpool(SystemClock clock, long maxBytes, SpoolBackend backend) {
+        this.clock = clock; // the command's: it closes it, on a failure too
         this.maxBytes = maxBytes;
-        Opened opened = opener.open(this); // the clock is the command's: it closes it, on a failure too
-        this.store = opened.store();
-        this.backend = opened.backend();
-        this.scan = opened.scan();
+        this.backend = backend;
+        this.store = backend.store();
         // Unbounded: a bulk step waits for the moves it handed to other workers, so a fixed few could all wait.
         this.workers = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "leasehold-bulk");
@@ -62,18 +55,6 @@ final class OpenSpool implements AutoCloseable {
             return t;
         });
         this.bulk = new BulkActions(store, workers, clock, BulkActions.Tally.NONE);
-    }
-
-    private record Opened(ItemStore store, AutoCloseable backend, Scan scan) {
-    }
-
-    /** Reads the spool as a drain does, reporting what it leaves alone to {@link #anomalies}. */
-    private interface Scan {
-        void run() throws IOException;
-    }
-
-    private interface Opener {
-        Opened open(OpenSpool spool) throws IOException;
     }
 
     /**
@@ -84,17 +65,18 @@ final class OpenSpool implements AutoCloseable {
         LeaseholdConfig c = config.mapped();
         // Both were checked when the configuration was read (ConfigCheck.requireForCommands), before any spool is looked for.
         long maxBytes = c.item().maxBytes().asLongValue();
-        LeaseTerms terms = ConfigRecords.leaseTerms(c);
-        if (c.spool().kind().equals("jetstream")) {
-            // The service's own backend on a connection of this command's (its buckets made when missing, as
-            // the service makes them); listings wait for the ledger's first picture.
-            return new OpenSpool(clock, maxBytes, spool -> {
-                JetStreamBackend js = JetStreamBackend.open(c, spool.clock, terms,
-                        Holders.thisProcess("leasehold-items", spool.clock).instance());
-                return new Opened(js.store(), js, () -> {
-                });
-            });
+        if (!SpoolBackends.jetStream(c)) {
+            checkDirectory(config, create);
         }
+        // On JetStream, a connection of this command's (its buckets made when missing, as the service makes
+        // them); listings wait for the ledger's first picture.
+        SpoolBackend backend = SpoolBackends.open(c, clock, Holders.thisProcess("leasehold-items", clock).instance(),
+                new PosixDirectorySync());
+        return new OpenSpool(clock, maxBytes, backend);
+    }
+
+    /** The spool directory as the command needs it: made when {@code create}, else there and never through a link. */
+    private static void checkDirectory(CommandConfig config, boolean create) throws IOException {
         SpoolLayout layout = new SpoolLayout(config.spoolDir());
         if (create) {
             try {
@@ -117,20 +99,12 @@ final class OpenSpool implements AutoCloseable {
                 }
             }
         }
-        return new OpenSpool(clock, maxBytes, spool -> {
-            PosixSpool posix = new PosixSpool(layout, spool.anomalies, spool.clock, maxBytes, Holders.tag());
-            PosixItemStore store = new PosixItemStore(layout, posix, terms, spool.clock, new PosixDirectorySync());
-            // The drain's own reads of pending/ and claimed/, which is where the service learns its ignored entries.
-            return new Opened(store, store, () -> {
-                posix.pendingBatch(Integer.MAX_VALUE);
-                posix.claims();
-            });
-        });
     }
 
-    /** Fills {@link #anomalies} as a service's drain would: the entries of pending/ and claimed/ that are not items. */
-    void scanForAnomalies() throws IOException {
-        scan.run();
+    /** What a service's drain would leave alone as not items, looked for afresh: a new command has seen nothing yet. */
+    List<Anomaly> anomalies() throws IOException {
+        backend.lookForAnomalies();
+        return backend.anomalies();
     }
 
     @Override

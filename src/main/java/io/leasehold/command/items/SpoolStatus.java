@@ -15,9 +15,8 @@ final class SpoolStatus extends SpoolAction {
 
     @Override
     void run(OpenSpool spool) throws IOException {
-        spool.scanForAnomalies(); // a fresh command has seen nothing yet, unlike a service's drain
         SpoolCounts counts = spool.store.counts();
-        SpoolView view = new SpoolView(counts, spool.anomalies.list());
+        SpoolView view = new SpoolView(counts, spool.anomalies());
         Table table = new Table()
                 .row("pending", Long.toString(counts.pending()))
                 .row("claimed", Long.toString(counts.claimed()))

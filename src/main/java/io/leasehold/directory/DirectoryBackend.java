@@ -1,0 +1,74 @@
+package io.leasehold.directory;
+
+import io.leasehold.clock.TickingClock;
+import io.leasehold.core.HolderTag;
+import io.leasehold.core.LeaseTerms;
+import io.leasehold.spool.Anomaly;
+import io.leasehold.spool.ArrivalWatch;
+import io.leasehold.spool.SpoolBackend;
+import io.leasehold.spool.SpoolUpkeep;
+import java.io.IOException;
+import java.util.List;
+
+/** The directory spool's adapters on one spool directory: the twin of the JetStream backend. */
+public final class DirectoryBackend implements SpoolBackend {
+
+    private final SpoolLayout layout;
+    private final SpoolAnomalies anomalies = new SpoolAnomalies();
+    private final PosixSpool spool;
+    private final PosixItemStore store;
+    private final PosixSpoolUpkeep upkeep;
+
+    /**
+     * The adapters on the spool under {@code layout}, whose folders are made by its store when missing;
+     * payloads are never read past {@code maxBytes}, and {@code tag} names this process in its claims.
+     */
+    public DirectoryBackend(SpoolLayout layout, TickingClock clock, LeaseTerms terms, long maxBytes, HolderTag tag,
+            DirectorySync sync) {
+        this.layout = layout;
+        this.spool = new PosixSpool(layout, anomalies, clock, maxBytes, tag);
+        this.store = new PosixItemStore(layout, spool, terms, clock, sync);
+        this.upkeep = new PosixSpoolUpkeep(layout, spool, store);
+    }
+
+    public SpoolLayout layout() {
+        return layout;
+    }
+
+    @Override
+    public PosixSpool spool() {
+        return spool;
+    }
+
+    @Override
+    public PosixItemStore store() {
+        return store;
+    }
+
+    @Override
+    public SpoolUpkeep upkeep() {
+        return upkeep;
+    }
+
+    @Override
+    public ArrivalWatch arrivals() {
+        return new NioArrivalWatch(layout);
+    }
+
+    @Override
+    public List<Anomaly> anomalies() {
+        return anomalies.list();
+    }
+
+    /** pending/ and claimed/, read as a drain reads them, which is where entries that are not items are found. */
+    @Override
+    public void lookForAnomalies() throws IOException {
+        spool.pendingBatch(Integer.MAX_VALUE);
+        spool.claims();
+    }
+
+    @Override
+    public void close() {
+        store.close(); // its recount thread and ticks
+    }
+}

@@ -1,0 +1,113 @@
+package io.leasehold.directory;
+
+import io.leasehold.core.ClaimName;
+import io.leasehold.core.Clock;
+import io.leasehold.core.Generation;
+import io.leasehold.spool.ItemStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.file.attribute.FileTime;
+import java.util.Optional;
+import org.jboss.logging.Logger;
+
+/**
+ * A claim's move out of claimed/, into done/, failed/ or back to pending/: the shared name is linked first
+ * (a link never replaces a file), then the claim's own name unlinked, so a crash in between leaves a second
+ * name that {@link HalfMoves} finishes, never a lost item.
+ */
+final class MovesOut {
+
+    private static final Logger LOG = Logger.getLogger(MovesOut.class);
+    /** A renewal can rename the claim between the link and the unlink; look a few times. */
+    private static final int LOOKS = 3;
+
+    /** The current name of a claim of this generation, whatever its reading. */
+    @FunctionalInterface
+    interface ClaimFinder {
+        Optional<ClaimName> find(String id, Generation generation) throws IOException;
+    }
+
+    private final SpoolLayout layout;
+    private final SpoolAnomalies anomalies;
+    private final HalfMoves halfMoves;
+    private final SpoolCensus census;
+    private final Clock clock;
+    private final ClaimFinder claims;
+
+    MovesOut(SpoolLayout layout, SpoolAnomalies anomalies, HalfMoves halfMoves, SpoolCensus census, Clock clock,
+            ClaimFinder claims) {
+        this.layout = layout;
+        this.anomalies = anomalies;
+        this.halfMoves = halfMoves;
+        this.census = census;
+        this.clock = clock;
+        this.claims = claims;
+    }
+
+    /** claimed/{claim} → {to}/{id}: link (never replaces), then unlink the claim's own name. */
+    boolean move(ClaimName claim, SpoolFolder to) throws IOException {
+        Path source = layout.claimFile(claim);
+        Optional<FileFacts> facts = FileFacts.of(source);
+        if (facts.isEmpty()) {
+            return false;
+        }
+        if (facts.get().links() > 1 && !halfMoves.keepTaken(claim)) {
+            return false; // settled or back in pending/ already, by a move that stopped half-way
+        }
+        if (to != SpoolFolder.PENDING) {
+            stampSettled(source, facts.get());
+        }
+        switch (SharedNames.link(source, layout.file(to, claim.id()))) {
+            case SOURCE_GONE:
+                return false;
+            case TAKEN:
+                anomalies.report(to, claim.id(), "holds another file than the item known as " + claim.id()
+                        + ": never replaced", clock.now());
+                throw new ItemStore.DuplicateItemException(claim.id(), to.dirName() + "/" + claim.id()
+                        + " holds another file; " + claim + " stays where it is");
+            default:
+                unlinkOwnName(claim, facts.get().ino());
+                census.unparked(claim.id(), claim.generation());
+                census.moved(SpoolFolder.CLAIMED, to, facts.get().modified());
+                return true;
+        }
+    }
+
+    /**
+     * A settled file's modification time says when it was settled, on this instance's clock: what retention
+     * ({@code spool.done-max-age}, {@code DELETE /items?olderThan=}) and the oldest-first listings of done/ and
+     * failed/ count from. Set on the claim's own name before the link, so a crash after the link leaves it set;
+     * best effort (the link decides the move, and a name gone meanwhile is its business).
+     */
+    private void stampSettled(Path claimFile, FileFacts facts) {
+        if (!facts.regular()) {
+            return;
+        }
+        try {
+            Files.getFileAttributeView(claimFile, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                    .setTimes(FileTime.from(clock.now()), null, null);
+        } catch (IOException | UnsupportedOperationException e) {
+            LOG.debugf("could not date the settlement of %s: %s", claimFile.getFileName(), e.getMessage());
+        }
+    }
+
+    /** The claim's name, or the one its renewal renamed it to between the link and now. */
+    private void unlinkOwnName(ClaimName claim, long ino) throws IOException {
+        ClaimName name = claim;
+        for (int look = 0; look < LOOKS; look++) {
+            if (SpoolFiles.unlink(layout.claimFile(name))) {
+                return;
+            }
+            Optional<ClaimName> found = claims.find(claim.id(), claim.generation());
+            Optional<FileFacts> facts = found.isEmpty() ? Optional.empty()
+                    : FileFacts.of(layout.claimFile(found.get()));
+            if (facts.isEmpty() || facts.get().ino() != ino) {
+                return; // gone: the pending name won a hand-back pair, or a taker stepped back
+            }
+            name = found.get();
+        }
+    }
+}

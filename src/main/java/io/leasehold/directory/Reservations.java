@@ -1,0 +1,318 @@
+package io.leasehold.directory;
+
+import io.leasehold.core.Clock;
+import io.leasehold.spool.ItemStore;
+import io.leasehold.spool.UnfitFileException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * {@code ids/<id>}: the one atomic decision, across instances, that an id is known. Made by an
+ * exclusive create (atomic on local filesystems and NFSv3+) when an enqueue of the id starts, or when
+ * the drain first meets a file dropped into pending/ under an id nobody reserved, and kept until the
+ * item is purged. Looking in four folders one after another could miss an item moving between them;
+ * one create cannot. It holds the inode number of the item's payload, which no rename or link changes,
+ * so a second file under a known id is told from the first and never runs instead of it.
+ */
+final class Reservations {
+
+    private static final long MAX_BYTES = 64;
+    /** A reservation still empty this long after it was made lost its maker between create and write. */
+    static final Duration WRITE_GRACE = Duration.ofSeconds(10);
+
+    /** What a file may do under an id, by its reservation. */
+    enum Admission {
+        /** The reservation names this file (made just now if there was none). */
+        OWN,
+        /** Its maker is writing it: look again in a moment. */
+        IN_FLIGHT,
+        /** The id is another file's. */
+        DUPLICATE,
+        /** The reservation is junk (a symlink, a FIFO, garbage): nothing is decided until a person fixes it. */
+        JUNK
+    }
+
+    private enum State { ABSENT, EMPTY, NAMES, JUNK }
+
+    private record Reservation(State state, long ino) {
+    }
+
+    /**
+     * A reservation an enqueue made: the id, the payload's inode it names, and the reservation file's own
+     * inode and modification time as they were just after it was made and dated, by which its maker releases
+     * it without opening it (a release must work when descriptors ran out: the error that caused it is often
+     * that). Nobody removes a live maker's reservation; a release paid late compares the time too, so a
+     * reservation made since under the same inode number is never taken for it.
+     */
+    record Made(String id, long ino, long fileIno, Instant dated) {
+    }
+
+    private final SpoolLayout layout;
+    private final SpoolAnomalies anomalies;
+    private final Clock clock;
+    /** Releases that failed (the id stays known meanwhile): retried by the id's next enqueue and by housekeeping. */
+    private final Map<String, Made> owed = new ConcurrentHashMap<>();
+
+    Reservations(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock) {
+        this.layout = layout;
+        this.anomalies = anomalies;
+        this.clock = clock;
+    }
+
+    /**
+     * Reserves {@code id} for an enqueue of the file with this inode, dated {@code at}; empty when the id is
+     * known. A release this instance owes for the id (an earlier enqueue's, which failed) is paid first.
+     */
+    Optional<Made> reserveOwn(String id, long ino, Instant at) throws IOException {
+        Made before = owed.get(id);
+        if (before != null) {
+            pay(before);
+        }
+        if (!reserve(id, ino)) {
+            return Optional.empty();
+        }
+        date(id, at);
+        Optional<FileFacts> made;
+        try {
+            made = FileFacts.of(file(id));
+        } catch (IOException e) {
+            // Made by this call a moment ago, and nobody removes a live maker's: it goes by its name.
+            try {
+                Files.deleteIfExists(file(id));
+            } catch (IOException again) {
+                e.addSuppressed(again); // an id with no upload and no item: the bookkeeping sweep's
+            }
+            throw e;
+        }
+        if (made.isEmpty()) {
+            throw new ItemStore.UploadLostException(id); // removed under a live maker: only by hand
+        }
+        return Optional.of(new Made(id, ino, made.get().ino(), made.get().modified()));
+    }
+
+    /**
+     * Its maker takes back a reservation its enqueue made and did not finish: by one stat(2) and one
+     * unlink(2), no descriptor. When that fails too, the release is owed (paid by {@link #payOwed()} and
+     * by the id's next enqueue here) and the failure thrown; the caller adds it to the error it answers.
+     */
+    void release(Made made) throws IOException {
+        try {
+            releaseNow(made);
+        } catch (IOException e) {
+            owed.putIfAbsent(made.id(), made);
+            throw e;
+        }
+    }
+
+    /** Pays every release owed that can be paid now; returns how many. */
+    int payOwed() {
+        int paid = 0;
+        for (Made made : List.copyOf(owed.values())) {
+            try {
+                paid += pay(made) ? 1 : 0;
+            } catch (IOException e) {
+                // still owed: the next pass tries again
+            }
+        }
+        return paid;
+    }
+
+    /** Pays one debt: taken off the list first, so two payers never both act on it; put back when it fails. */
+    private boolean pay(Made made) throws IOException {
+        if (!owed.remove(made.id(), made)) {
+            return false; // paid by another thread meanwhile
+        }
+        try {
+            releaseNow(made);
+            return true;
+        } catch (IOException e) {
+            owed.putIfAbsent(made.id(), made);
+            throw e;
+        }
+    }
+
+    /** Unlinks the reservation when it is still the very file that was made. */
+    private void releaseNow(Made made) throws IOException {
+        Optional<FileFacts> now = FileFacts.of(file(made.id()));
+        if (now.isPresent() && now.get().ino() == made.fileIno() && now.get().modified().equals(made.dated())) {
+            Files.deleteIfExists(file(made.id()));
+        }
+    }
+
+    /** For tests: a release that failed, as {@link #release(Made)} leaves it. */
+    void owe(Made made) {
+        owed.put(made.id(), made);
+    }
+
+    /** Reserves {@code id} for the file with this inode; false when the id is reserved already. */
+    boolean reserve(String id, long ino) throws IOException {
+        java.nio.channels.FileChannel created;
+        try {
+            created = java.nio.channels.FileChannel.open(file(id), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        } catch (FileAlreadyExistsException e) {
+            return false;
+        }
+        try (created) {
+            java.nio.ByteBuffer text = java.nio.ByteBuffer.wrap((ino + "\n").getBytes(StandardCharsets.US_ASCII));
+            while (text.hasRemaining()) {
+                created.write(text);
+            }
+        } catch (IOException e) {
+            // Created by this call and never written (a full disk): nobody else's, so it goes at once.
+            Files.deleteIfExists(file(id));
+            throw e;
+        }
+        return true;
+    }
+
+    /**
+     * May the file with {@code facts} run as {@code id}? With {@code reserve}, an id nobody reserved is
+     * reserved for it, unless done/ or failed/ holds another file under it (an item of an older spool).
+     */
+    Admission admit(String id, FileFacts facts, boolean reserve) throws IOException {
+        for (int look = 0; look < 3; look++) {
+            // The first look is the quick one: an absent reservation (a file dropped in) costs no
+            // exception; a create that then fails on a symlink to nothing looks again, carefully.
+            Reservation r = reserve && look == 0 && !FileFacts.mayExist(file(id)) ? new Reservation(State.ABSENT, 0)
+                    : read(id);
+            switch (r.state()) {
+                case NAMES:
+                    return r.ino() == facts.ino() ? Admission.OWN : Admission.DUPLICATE;
+                case JUNK:
+                    return Admission.JUNK;
+                case EMPTY:
+                    if (!reserve || !abandoned(id)) {
+                        return Admission.IN_FLIGHT;
+                    }
+                    Files.writeString(file(id), facts.ino() + "\n", StandardCharsets.US_ASCII);
+                    return Admission.OWN;
+                default:
+                    if (settledUnder(id, facts)) {
+                        return Admission.DUPLICATE;
+                    }
+                    if (!reserve || reserve(id, facts.ino())) {
+                        return Admission.OWN;
+                    }
+                    // reserved by another instance just now: look again
+            }
+        }
+        return Admission.IN_FLIGHT;
+    }
+
+    /**
+     * Dates the reservation {@code at}: what the item's enqueuedAt shows, on the service's clock rather
+     * than the filesystem's (an NFS server's). Best effort: the reservation decides, its date only tells.
+     */
+    void date(String id, Instant at) {
+        try {
+            Files.setLastModifiedTime(file(id), java.nio.file.attribute.FileTime.from(at));
+        } catch (IOException e) {
+            // the item is enqueued all the same; its enqueuedAt is the file's own write time
+        }
+    }
+
+    /** Makes the reservation name this inode where nobody else's it is; false when it is another file's. */
+    boolean adopt(String id, long ino) throws IOException {
+        Reservation r = read(id);
+        return switch (r.state()) {
+            case NAMES -> r.ino() == ino;
+            case JUNK -> false;
+            case EMPTY -> {
+                Files.writeString(file(id), ino + "\n", StandardCharsets.US_ASCII);
+                yield true;
+            }
+            default -> reserve(id, ino) || adopt(id, ino);
+        };
+    }
+
+    /**
+     * Removes the reservation when it still names this inode: never another's. An empty one may be another
+     * maker's between its create and its write, so a live maker's release leaves it alone.
+     */
+    void release(String id, long ino) throws IOException {
+        release(id, ino, false);
+    }
+
+    /**
+     * As {@link #release(String, long)}, for the leftovers of a maker that is gone: its reservation may also
+     * be empty (it died between the create and the write), and then it goes too.
+     */
+    void releaseOfDeadMaker(String id, long ino) throws IOException {
+        release(id, ino, true);
+    }
+
+    private void release(String id, long ino, boolean emptyToo) throws IOException {
+        Reservation r = read(id);
+        if (emptyToo && r.state() == State.EMPTY || r.state() == State.NAMES && r.ino() == ino) {
+            Files.deleteIfExists(file(id));
+        }
+    }
+
+    /** True when there is a reservation of any kind: the id is known. */
+    boolean exists(String id) throws IOException {
+        return FileFacts.of(file(id)).isPresent();
+    }
+
+    /** Its maker writes the inode microseconds after the create: an empty one is looked at again a few times. */
+    private Reservation read(String id) throws IOException {
+        Reservation r = readOnce(id);
+        for (int look = 0; look < 100 && r.state() == State.EMPTY; look++) {
+            Thread.yield();
+            r = readOnce(id);
+        }
+        return r;
+    }
+
+    private Reservation readOnce(String id) throws IOException {
+        String text;
+        try {
+            text = new String(SpoolFiles.readBounded(file(id), MAX_BYTES), StandardCharsets.US_ASCII).trim();
+        } catch (NoSuchFileException e) {
+            return new Reservation(State.ABSENT, 0);
+        } catch (UnfitFileException e) {
+            anomalies.report(SpoolFolder.IDS, id, e.getMessage(), clock.now());
+            return new Reservation(State.JUNK, 0);
+        }
+        if (text.isEmpty()) {
+            return new Reservation(State.EMPTY, 0);
+        }
+        try {
+            return new Reservation(State.NAMES, Long.parseLong(text));
+        } catch (NumberFormatException e) {
+            anomalies.report(SpoolFolder.IDS, id, "not a reservation (one inode number)", clock.now());
+            return new Reservation(State.JUNK, 0);
+        }
+    }
+
+    private boolean abandoned(String id) throws IOException {
+        Optional<FileFacts> facts = FileFacts.of(file(id));
+        return facts.isPresent() && facts.get().modified().plus(WRITE_GRACE).isBefore(clock.now());
+    }
+
+    /** An unreserved id whose done/ or failed/ name holds another file: written before reservations existed. */
+    private boolean settledUnder(String id, FileFacts facts) throws IOException {
+        for (SpoolFolder settled : new SpoolFolder[] {SpoolFolder.DONE, SpoolFolder.FAILED}) {
+            // The careful look: a symlink to nothing under a settled name must count as another file.
+            Optional<FileFacts> other = FileFacts.of(layout.file(settled, id));
+            if (other.isPresent() && !other.get().sameFileAs(facts)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Path file(String id) {
+        return layout.file(SpoolFolder.IDS, id);
+    }
+}
