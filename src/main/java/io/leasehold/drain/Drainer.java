@@ -1,7 +1,6 @@
 package io.leasehold.drain;
 
 import io.leasehold.clock.TickingClock;
-import io.leasehold.core.ClaimName;
 import io.leasehold.core.HeldClaim;
 import io.leasehold.core.LeaseTerms;
 import io.leasehold.core.Sightings;
@@ -15,10 +14,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
@@ -51,15 +47,13 @@ public final class Drainer {
     private final SettlementRetry settlementRetry;
     private final Takeover takeover;
     private final ClaimWork work;
+    private final ActStops stops;
+    private final Slots slots;
 
     private final Map<String, HeldClaim> held = new ConcurrentHashMap<>();
     private final Map<HeldClaim, ClaimWork.Run> working = new ConcurrentHashMap<>();
-    /** Claims whose attempts {@link #stopActs} ended, for the hand-backs that follow it (which may block). */
-    private final Queue<HeldClaim> stopped = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger running = new AtomicInteger();
     private final Sightings sightings = new Sightings();
     private final ClaimSource source;
-    private final AtomicInteger fillRequests = new AtomicInteger();
     private final IdleWaiters idleWaiters = new IdleWaiters();
     private final List<TickingClock.Ticks> ticks = new CopyOnWriteArrayList<>();
     private final AtomicInteger passes = new AtomicInteger();
@@ -67,8 +61,6 @@ public final class Drainer {
     private volatile boolean accepting;
     /** The thread of the renewal pass under way, if any. */
     private volatile Thread renewalPass;
-    /** Set on a thread that stops acts (a lease timer or read): a slot whose act it ended goes on on a worker. */
-    private static final ThreadLocal<Boolean> STOPPING = ThreadLocal.withInitial(() -> false);
 
     public Drainer(Spool spool, TickingClock clock, LeaseTerms terms, DrainSettings settings, Handler handler,
             LeaseGate gate, Executor workers, Executor renewals, ArrivalWatch arrivals, DrainEvents events,
@@ -92,6 +84,9 @@ public final class Drainer {
         this.source = new ClaimSource(spool, clock, takeover, tally, sightings, held::containsKey);
         this.work = new ClaimWork(spool, clock, handler, gate, settings.handlerTimeout(), workers, settlement,
                 settlementRetry, tally);
+        this.stops = new ActStops(spool, held, working, settlement, settlementRetry, tally);
+        this.slots = new Slots(settings.concurrency(), source, work, workers, held, working, stops, idleWaiters,
+                this::claiming, () -> accepting, () -> renewalPass);
     }
 
     /**
@@ -137,7 +132,7 @@ public final class Drainer {
         return Blocking.run(workers, () -> {
             source.newRound();
             scanClaims();
-            fillSynchronously();
+            slots.fillSynchronously();
         });
     }
 
@@ -148,7 +143,7 @@ public final class Drainer {
 
     private void arrived(String name) {
         if (source.arrived(name)) {
-            requestFill();
+            slots.requestFill();
         } else {
             missedArrivals();
         }
@@ -156,7 +151,7 @@ public final class Drainer {
 
     private void missedArrivals() {
         source.forgetListing();
-        requestFill();
+        slots.requestFill();
     }
 
     private void scanClaims() {
@@ -167,174 +162,12 @@ public final class Drainer {
         }
     }
 
-    private void requestFill() {
-        if (claiming() && fillRequests.getAndIncrement() == 0) {
-            workers.execute(() -> fillLoop(true));
-        }
-    }
-
-    /** For ticks, which must finish their fill before they count as done. */
-    private void fillSynchronously() {
-        if (claiming() && fillRequests.getAndIncrement() == 0) {
-            fillLoop(false);
-        }
-    }
-
-    /**
-     * {@code keepLast}: on a worker of its own (not a tick's), the fill works the slot it filled last
-     * itself once it is done, rather than hand it to another worker: an item that arrives alone then
-     * costs one thread switch, not two.
-     */
-    private void fillLoop(boolean keepLast) {
-        HeldClaim[] kept = keepLast ? new HeldClaim[1] : null;
-        int missed = 1;
-        do {
-            try {
-                fillOnce(kept);
-            } catch (IOException | RuntimeException e) {
-                LOG.warnf(e, "a scan of the spool failed; the next tick tries again");
-            }
-            missed = fillRequests.addAndGet(-missed);
-        } while (missed != 0);
-        if (kept != null && kept[0] != null) {
-            lane(kept[0]);
-        }
-    }
-
-    /** Claims for every free slot, listing pending/ as the queue runs dry; each claim starts a slot. */
-    private void fillOnce(HeldClaim[] kept) throws IOException {
-        while (claiming() && running.get() < settings.concurrency()) {
-            if (!claimIntoSlot(kept) && !source.listMore()) {
-                break;
-            }
-        }
-        signalIfIdle();
-    }
-
-    /**
-     * Counts the slot as busy before the claim is tried, so nothing sees the instance idle while a
-     * claim it just made has not started yet; the slot is given back when no claim was made.
-     */
-    private boolean claimIntoSlot(HeldClaim[] kept) throws IOException {
-        running.incrementAndGet();
-        Optional<ClaimName> claim = Optional.empty();
-        try {
-            claim = source.next();
-        } finally {
-            if (claim.isPresent()) {
-                HeldClaim first = hold(claim.get());
-                if (kept != null && kept[0] == null && running.get() >= settings.concurrency()) {
-                    kept[0] = first; // the last free slot: this fill's own thread works it (see fillLoop)
-                } else {
-                    // One thread switch when a slot starts work; none per item after that (see lane).
-                    workers.execute(() -> lane(first));
-                }
-            } else {
-                running.decrementAndGet();
-            }
-        }
-        return claim.isPresent();
-    }
-
-    private HeldClaim hold(ClaimName claim) {
-        HeldClaim held = new HeldClaim(claim);
-        this.held.put(claim.id(), held);
-        return held;
-    }
-
-    /**
-     * One slot's work, on a worker: its claim, then the next claim it makes, on this same thread for
-     * as long as each item finishes before its run returns (a handler that answers at once). An item
-     * whose handler answers later goes on from the thread that settled it.
-     */
-    private void lane(HeldClaim first) {
-        for (HeldClaim claim = first; claim != null; ) {
-            LaneTurn turn = new LaneTurn();
-            HeldClaim current = claim;
-            ClaimWork.Run run = work.on(current, where -> { // where it went is the events' business, told by the settlement
-                finished(current);
-                if (!turn.endedInline()) {
-                    goOnElsewhere();
-                }
-            });
-            // Registered before it starts, so a stop that comes during the look cancels it (keyed by the
-            // claim itself: a later claim of the same id is another entry).
-            working.put(current, run);
-            if (!accepting) {
-                handBack(current, "at shutdown"); // claimed while a stop ran: stop's own hand-back may have missed it
-                run.cancel();
-            }
-            try {
-                run.start();
-            } catch (RuntimeException | Error e) {
-                // ClaimWork turns every failure into an outcome; this is only a last word should that ever break.
-                try (ItemLogContext context = ItemLogContext.of(current)) {
-                    LOG.errorf(e, "working on %s failed unexpectedly; its lease will run out and another instance "
-                            + "takes it over", current.current());
-                }
-                run.cancel();
-            }
-            claim = turn.returned() ? null : nextForSlot();
-        }
-    }
-
-    /**
-     * Settled later, on a worker as a rule: the slot claims its next item right there. On an event
-     * loop, which must never do file I/O, or the renewal thread, which must get on with renewing, the
-     * slot goes on on a worker.
-     */
-    private void goOnElsewhere() {
-        if (io.vertx.core.Context.isOnEventLoopThread() || Thread.currentThread() == renewalPass || STOPPING.get()) {
-            // Submitted with the keys cleared (a pool thread made now inherits them) and run with them cleared.
-            try (ItemLogContext none = ItemLogContext.none()) {
-                workers.execute(() -> {
-                    try (ItemLogContext alsoNone = ItemLogContext.none()) {
-                        lane(nextForSlot());
-                    }
-                });
-            }
-        } else {
-            // Often called from within the settled item's context: the next item's claim is not its.
-            try (ItemLogContext none = ItemLogContext.none()) {
-                lane(nextForSlot());
-            }
-        }
-    }
-
-    /** The claim for a slot whose item just ended (takeovers first), or null with the slot given back. */
-    private HeldClaim nextForSlot() {
-        try {
-            Optional<ClaimName> claim = claiming() ? source.next() : Optional.empty();
-            if (claim.isPresent()) {
-                return hold(claim.get());
-            }
-        } catch (IOException | RuntimeException e) {
-            LOG.warnf(e, "a claim failed; the next tick tries again");
-        }
-        running.decrementAndGet();
-        requestFill(); // the fill loop lists pending/ when it needs to, or claims what arrived meanwhile
-        signalIfIdle();
-        return null;
-    }
-
     /**
      * Marked before the item is back in pending/ and kept until the next round: the watch reports it in
      * pending/ (while the claim is still held, or later), and it is the lease holder's to claim, not ours.
      */
     private void handingBack(String id) {
         source.handedBackForOthers(id);
-    }
-
-    private void finished(HeldClaim held) {
-        this.held.remove(held.id(), held);
-        working.remove(held);
-    }
-
-    private void signalIfIdle() {
-        // A stopping drain claims nothing more: it is idle as soon as its running work is over.
-        if (running.get() == 0 && (!accepting || source.exhausted())) {
-            idleWaiters.signal();
-        }
     }
 
     /**
@@ -346,7 +179,7 @@ public final class Drainer {
         source.newRound(); // a new pass is the next chance, as a poll tick is
         passes.incrementAndGet();
         return Blocking.run(workers, this::scanClaims)
-                .chain(() -> accepting ? idleWaiters.await(budget, this::requestFill, () -> false)
+                .chain(() -> accepting ? idleWaiters.await(budget, slots::requestFill, () -> false)
                         : Uni.createFrom().item(false))
                 .onTermination().invoke(passes::decrementAndGet)
                 .map(idle -> tally.since(before, idle, budget));
@@ -378,56 +211,27 @@ public final class Drainer {
     }
 
     /**
-     * Stops every act now and touches no file and no connection: nothing more is claimed and every running
-     * attempt is cancelled (an exec child's group KILLed), so it may run on the lease's deadline timer. A
-     * claim whose outcome waits to be written is left to the settlement retry: its handler is done. The
-     * claims are handed back by {@link #stopNow} afterwards, however long a move waits on a dead link.
+     * Stops every act now and touches no file and no connection ({@link ActStops#stopAll}): nothing more is
+     * claimed, so it may run on the lease's deadline timer. The claims are handed back by {@link #stopNow}.
      */
     public void stopActs() {
         accepting = false;
-        for (HeldClaim claim : List.copyOf(held.values())) {
-            if (settlementRetry.holds(claim)) {
-                continue;
-            }
-            ClaimWork.Run work = working.get(claim);
-            if (claim.beginFinishing()) {
-                stopped.add(claim);
-                if (work != null) {
-                    work.cancel(); // not yet in working: its lane sees the stop and cancels it before it starts
-                }
-            }
-        }
+        stops.stopAll();
     }
 
-    /**
-     * A borrowed {@code epoch} lapsed: stops every attempt under it, and those still in their look, with no
-     * file or bus call, so it may run on the lease's timer; their slots go on on workers, and claiming goes
-     * on (the gate lets nothing new start until an epoch is lent again). An attempt whose handler already
-     * answered is left to settle: its act is over. {@link #handBackStopped} returns the stopped claims.
-     */
+    /** A borrowed {@code epoch} lapsed: stops every attempt under it ({@link ActStops#stopUnder}); claiming goes on. */
     public void stopActsUnder(long epoch) {
-        STOPPING.set(true);
+        Slots.STOPPING.set(true);
         try {
-            for (HeldClaim claim : List.copyOf(held.values())) {
-                ClaimWork.Run run = working.get(claim);
-                Long under = claim.epoch();
-                if (run == null || (under != null && under != epoch) || settlementRetry.holds(claim)) {
-                    continue; // not begun (its look asks the gate), another epoch's, or an outcome waiting to be written
-                }
-                if (run.stopAct() && claim.beginFinishing()) {
-                    stopped.add(claim);
-                }
-            }
+            stops.stopUnder(epoch);
         } finally {
-            STOPPING.remove();
+            Slots.STOPPING.remove();
         }
     }
 
     /** Hands back the claims whose attempts were stopped; blocks on the spool (a dead link waits out its timeout). */
     public void handBackStopped() {
-        for (HeldClaim claim = stopped.poll(); claim != null; claim = stopped.poll()) {
-            giveBack(claim, "as the epoch it ran under lapsed");
-        }
+        stops.handBackStopped("as the epoch it ran under lapsed");
     }
 
     private void stop(Duration timeout) {
@@ -436,44 +240,17 @@ public final class Drainer {
         }
         accepting = false;
         arrivals.close();
-        if (running.get() > 0 && !timeout.isZero()) {
-            idleWaiters.await(timeout, () -> { }, () -> running.get() == 0).await().indefinitely();
+        if (slots.busy() > 0 && !timeout.isZero()) {
+            idleWaiters.await(timeout, () -> { }, () -> slots.busy() == 0).await().indefinitely();
         }
         // An outcome that could not be written yet gets one more try: handing it back would run it again.
         settlementRetry.retryAll();
         String when = timeout.isZero() ? "as the controller lease was lost" : "at shutdown";
-        for (HeldClaim claim = stopped.poll(); claim != null; claim = stopped.poll()) {
-            giveBack(claim, when);
-        }
+        stops.handBackStopped(when);
         for (HeldClaim claim : List.copyOf(held.values())) {
-            handBack(claim, when);
+            stops.handBack(claim, when);
         }
         ticks.forEach(TickingClock.Ticks::close);
         ticks.clear();
-    }
-
-    private void handBack(HeldClaim claim, String when) {
-        if (claim.beginFinishing()) {
-            ClaimWork.Run work = working.get(claim);
-            if (work != null) {
-                work.cancel();
-            }
-            giveBack(claim, when);
-        }
-    }
-
-    /** Moves a claim whose work has ended back to pending/ at once, rather than leaving it to expire. */
-    private void giveBack(HeldClaim claim, String when) {
-        try (ItemLogContext context = ItemLogContext.of(claim)) { // the stop's lines name the item handed back
-            try {
-                if (settlement.move(claim, spool::handBack)) {
-                    tally.handedBack(claim.id());
-                    LOG.infof("handed %s back to pending/ %s", claim.id(), when);
-                }
-            } catch (IOException e) {
-                LOG.warnf("could not hand %s back; its lease will run out and another instance takes it: %s",
-                        claim.current(), e.getMessage());
-            }
-        }
     }
 }
