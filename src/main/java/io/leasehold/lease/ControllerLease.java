@@ -1,15 +1,11 @@
 package io.leasehold.lease;
 
-import io.leasehold.core.DurationText;
 import io.leasehold.core.Clock;
-import java.io.IOException;
+import io.leasehold.core.DurationText;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.Optional;
-import java.util.concurrent.Executor;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -40,39 +36,29 @@ public final class ControllerLease implements LeaseGate {
     private static final Duration RELEASE_LIMIT = Duration.ofSeconds(2);
 
     private final LeaseStore store;
-    private final StoreResets resets;
     private final Clock clock;
     private final LeaseTiming timing;
     private final Holder me;
     private final BoundedCalls calls;
     private final SerialSteps steps;
     private final LeaseEvents events;
-    private final AtomicReference<LeaseState> state = new AtomicReference<>(LeaseState.WAITING);
-    private final Sighting sighting = new Sighting();
+    private final Candidate candidate;
+    private final Holding holding;
+    final AtomicReference<LeaseState> state = new AtomicReference<>(LeaseState.WAITING);
 
-    private volatile Standing standing = new Standing("waiting", 0, null, null, "the lease has not been tried yet",
-            null);
+    /** What {@link #standing} says; written by the step (the candidate's and the holder's too). */
+    volatile Standing standing = new Standing("waiting", 0, null, null, "the lease has not been tried yet", null);
     /** The revision of this process's last write as holder, while the key may still show it; 0 for none. */
     private volatile long ownRevision;
     private volatile long ownEpoch;
     private volatile Clock.Timer deadline;
     private volatile Clock.Timer due;
-    /** Step thread only: when the first renewal since the last answered one was sent (0: none unanswered). */
-    private long firstUnansweredSentAt;
-    /** Step thread only: when a live entry of another holder was last seen in a new form (NEVER: not seen). */
-    private long liveChangedAtNanos = NEVER;
-    private static final long NEVER = Long.MIN_VALUE;
     /** What a waiting instance acts under beside the holder ({@code claims} mode); null: nothing while waiting. */
     private volatile Borrowing borrowing;
-    /** The highest revision a candidate read and handed to the floor (only without a lasting floor). */
-    private volatile long seenRecorded;
     /** A take whose answer was lost may have landed: a release looks for it. */
-    private volatile boolean takeUnanswered;
+    volatile boolean takeUnanswered;
     /** What standing() says once lost, whatever a step still finishing writes. */
     private volatile Standing lostStanding;
-    private final AtomicBoolean recording = new AtomicBoolean();
-    private final AtomicBoolean remembering = new AtomicBoolean();
-    private final Executor callThreads;
 
     /**
      * @param steps where steps run (one at a time is ensured here)
@@ -94,10 +80,11 @@ public final class ControllerLease implements LeaseGate {
         this.timing = timing;
         this.me = me;
         this.calls = new BoundedCalls(calls);
-        this.callThreads = calls;
-        this.resets = new StoreResets(store, floor, this.calls, clock, me, wall);
+        StoreResets resets = new StoreResets(store, floor, this.calls, clock, me, wall);
         this.steps = new SerialSteps(steps);
         this.events = events;
+        this.candidate = new Candidate(this, store, resets, clock, timing, me, this.calls, calls, events);
+        this.holding = new Holding(this, store, resets, clock, timing, me, this.calls, calls, events);
     }
 
     /**
@@ -140,8 +127,8 @@ public final class ControllerLease implements LeaseGate {
     void step() {
         LeaseState now = state.get();
         switch (now.mode()) {
-            case HELD -> renew(now);
-            case WAITING, UNLEASED -> candidate(now);
+            case HELD -> holding.step(now);
+            case WAITING, UNLEASED -> candidate.step(now);
             default -> {
             }
         }
@@ -185,7 +172,7 @@ public final class ControllerLease implements LeaseGate {
     }
 
     /** Before this instance acts under an epoch of its own: nothing of a borrowed one runs on. */
-    private void endBorrowing(String why) {
+    void endBorrowing(String why) {
         Borrowing lent = borrowing;
         if (lent != null) {
             lent.endNow(why);
@@ -203,64 +190,7 @@ public final class ControllerLease implements LeaseGate {
                 || now.is(LeaseState.Mode.UNLEASED);
     }
 
-    private void candidate(LeaseState current) {
-        Optional<LeaseStore.Versioned> seen;
-        try {
-            seen = calls.call(store::read, candidateBound());
-        } catch (LeaseStoreException e) {
-            waitingOrUnleased(current, e, "who holds the lease cannot be read", noLiveHolderSeenLately());
-            return;
-        }
-        if (seen.isPresent()) {
-            resets.storeInUse(); // a store seen new before must be seen new for a whole max-skew after a value
-        }
-        if (seen.isPresent() && seen.get().record().heldBy(me)) {
-            adopt(current, seen.get()); // an earlier take whose answer was lost did land
-            return;
-        }
-        if (seen.isPresent() && !seen.get().record().vacant() && current.is(LeaseState.Mode.UNLEASED)) {
-            lose(current, "another instance (" + describe(seen.get()) + ") holds the lease while this one served"
-                    + " without it");
-            return;
-        }
-        if (seen.isEmpty() || seen.get().record().vacancy() == LeaseRecord.Vacancy.RELEASED) {
-            take(current, seen.orElse(null));
-            return;
-        }
-        LeaseStore.Versioned held = seen.get();
-        rememberSeen(held.revision());
-        long now = clock.monotonicNanos();
-        long unchanged = sighting.unchangedFor(held, now);
-        long left = timing.duration().toNanos() - unchanged;
-        if (!held.record().vacant() && unchanged == 0) {
-            liveChangedAtNanos = now;
-        }
-        if (left > 0) {
-            standing = waitingFor(held);
-            if (left < timing.renewEvery().toNanos()) {
-                takeWhenDue(left); // the next tick could come a hair early and the take slip a whole period
-            }
-            return;
-        }
-        take(current, held);
-    }
-
-    /** The store may refuse this user only while nobody is known to hold the lease: then serve unleased. */
-    private boolean noLiveHolderSeenLately() {
-        return liveChangedAtNanos == NEVER
-                || clock.monotonicNanos() - liveChangedAtNanos >= timing.duration().toNanos();
-    }
-
-    private Standing waitingFor(LeaseStore.Versioned held) {
-        if (held.record().vacancy() == LeaseRecord.Vacancy.RESET) {
-            return standing.with("waiting", 0, null, null, "the lease store was reset: waiting until it was seen"
-                    + " unchanged for a full " + timing.duration() + " before taking, as an earlier holder may"
-                    + " still be acting");
-        }
-        return standing.with("waiting", held.epoch(), held.record().holder(), null, "held by " + describe(held));
-    }
-
-    private void takeWhenDue(long inNanos) {
+    void takeWhenDue(long inNanos) {
         Clock.Timer previous = due;
         due = clock.timer("leasehold-lease-take", Duration.ofNanos(inNanos), () -> steps.submit(this::step));
         if (previous != null) {
@@ -268,254 +198,12 @@ public final class ControllerLease implements LeaseGate {
         }
     }
 
-    /** {@code over}: the vacancy or the abandoned holding the update replaces; null to create. */
-    private void take(LeaseState current, LeaseStore.Versioned seen) {
-        // Whoever this replaces was seen unrenewed for a full duration (or gave it back): act under nothing now,
-        // and nothing under a borrowed epoch runs on past this instance's first act under its own.
-        endBorrowing("this instance takes the lease");
-        standing = standing.with("waiting", 0, null, null, "taking the lease");
-        long sentAt = clock.monotonicNanos();
-        LeaseStore.Versioned over = seen;
-        boolean resetChecked = false;
-        long revision;
-        try {
-            StoreResets.Moved moved = resets.moveIfBehind(candidateBound());
-            if (moved.waiting() != null) {
-                standing = standing.with("waiting", 0, null, null, moved.waiting());
-                return;
-            }
-            Standing.Reset reset = moved.reset();
-            if (reset != null) {
-                events.storeReset(reset);
-                standing = standing.withReset(reset);
-                over = null; // the move purged the key
-            }
-            StoreResets.Marked marked = over == null ? resets.markIfReset(candidateBound()) : null;
-            resetChecked = true;
-            if (marked != null) {
-                sighting.forget();
-                if (marked.mine() != null) {
-                    // Written after the wipe, so after the old holder's last renewal: the wait counts from here.
-                    sighting.unchangedFor(marked.mine(), sentAt);
-                }
-                standing = standing.with("waiting", 0, null, null, "the lease store has no lease though epochs were"
-                        + " issued (it was reset): waiting until its reset mark was seen unchanged for a full "
-                        + timing.duration() + " before taking, as an earlier holder may still be acting");
-                return;
-            }
-            LeaseRecord record = new LeaseRecord(me, 0, clock.now(), clock.now());
-            // Epoch 0 in the value means "the revision of this very write": the first renewal writes it out.
-            long at = over == null ? 0 : over.revision();
-            takeUnanswered = true;
-            revision = over == null ? calls.call(() -> store.create(record), candidateBound())
-                    : calls.call(() -> store.update(record, at), candidateBound());
-            takeUnanswered = false;
-            ownWrite(revision, revision);
-            resets.issued(revision);
-        } catch (LeaseStoreException e) {
-            // A refusal while checking for a reset proves nothing about who may still act: never unleased then.
-            waitingOrUnleased(current, e, "the lease could not be taken", resetChecked && noLiveHolderSeenLately());
-            return;
-        } catch (IOException e) {
-            floorUnusable(e);
-            return;
-        }
-        Instant takenAt = clock.now();
-        LeaseState held = LeaseState.held(revision, revision, sentAt, takenAt);
-        if (!state.compareAndSet(current, held)) {
-            return; // released meanwhile: the release, queued after this step, gives it back
-        }
-        standing = standing.with("held", revision, me, takenAt, "held by this instance");
-        events.took(revision, over == null || over.record().vacant() ? null : over);
-        armDeadline(held); // last: a take born past its deadline is lost at once, and says so
-    }
-
-    private void adopt(LeaseState current, LeaseStore.Versioned mine) {
-        endBorrowing("this instance holds the lease: an earlier take of it had landed");
-        long epoch = mine.epoch();
-        try {
-            resets.issued(epoch);
-        } catch (IOException e) {
-            floorUnusable(e);
-            return;
-        }
-        // The entry may be as old as a full duration: hold it only once a renewal of it has succeeded.
-        long sentAt = clock.monotonicNanos();
-        Instant taken = mine.record().takenAt() == null ? clock.now() : mine.record().takenAt();
-        LeaseRecord record = new LeaseRecord(me, epoch, taken, clock.now());
-        long revision;
-        try {
-            revision = calls.call(() -> store.update(record, mine.revision()), candidateBound());
-        } catch (LeaseStoreException e) {
-            waitingOrUnleased(current, e, "an earlier take of this instance could not be confirmed", false);
-            return;
-        }
-        ownWrite(revision, epoch);
-        LeaseState held = LeaseState.held(epoch, revision, sentAt, taken);
-        if (!state.compareAndSet(current, held)) {
-            if (state.get().is(LeaseState.Mode.RELEASED)) {
-                ownWrite(revision, epoch); // the release queued after this step gives it back
-            }
-            return;
-        }
-        standing = standing.with("held", epoch, me, record.renewedAt(), "held by this instance");
-        events.adopted(epoch);
-        armDeadline(held);
-    }
-
-    private void renew(LeaseState held) {
-        long deadlineAt = held.sentAtNanos() + timing.renewDeadline().toNanos();
-        long sentAt = clock.monotonicNanos();
-        if (sentAt >= deadlineAt - BoundedCalls.SHORTEST.toNanos()) {
-            expire(held);
-            return;
-        }
-        LeaseRecord record = new LeaseRecord(me, held.epoch(), held.takenAt(), clock.now());
-        try {
-            long revision = calls.call(() -> store.update(record, held.revision()), Duration.ofNanos(deadlineAt - sentAt));
-            LeaseState renewed = held.renewed(revision, sentAt);
-            firstUnansweredSentAt = 0;
-            if (state.compareAndSet(held, renewed)) {
-                ownWrite(revision, held.epoch());
-                standing = standing.with("held", held.epoch(), me, record.renewedAt(), "held by this instance");
-                armDeadline(renewed);
-                recordRevision(revision);
-            } else if (state.get().is(LeaseState.Mode.RELEASED)) {
-                ownWrite(revision, held.epoch()); // the release queued after this step gives it back
-            }
-        } catch (LeaseStoreException e) {
-            switch (e.kind()) {
-                case INDETERMINATE -> {
-                    if (firstUnansweredSentAt == 0) {
-                        firstUnansweredSentAt = sentAt;
-                    }
-                    events.renewalUnanswered(held.epoch(), e.getMessage());
-                    if (clock.monotonicNanos() >= deadlineAt) {
-                        expire(held);
-                    }
-                }
-                case CONFLICT -> recheckAfterConflict(held, deadlineAt);
-                default -> lose(held, "the store refused the renewal: " + e.getMessage());
-            }
-        }
-    }
-
-    /** Someone wrote: only if the entry still shows this holder's own last write may it go on. */
-    private void recheckAfterConflict(LeaseState held, long deadlineAt) {
-        long left = deadlineAt - clock.monotonicNanos();
-        Optional<LeaseStore.Versioned> seen;
-        try {
-            seen = calls.call(store::read, Duration.ofNanos(Math.max(0, left)));
-        } catch (LeaseStoreException e) {
-            events.renewalUnanswered(held.epoch(), "after a refused renewal, the lease could not be read: "
-                    + e.getMessage());
-            if (clock.monotonicNanos() >= deadlineAt) {
-                expire(held);
-            }
-            return;
-        }
-        if (seen.isPresent() && seen.get().record().heldBy(me) && seen.get().epoch() == held.epoch()
-                && seen.get().revision() > held.revision() && firstUnansweredSentAt != 0) {
-            LeaseState landed = held.atRevision(seen.get().revision(), firstUnansweredSentAt);
-            firstUnansweredSentAt = 0;
-            if (state.compareAndSet(held, landed)) {
-                ownWrite(seen.get().revision(), held.epoch()); // a renewal whose answer was lost had landed
-                armDeadline(landed);
-            } else if (state.get().is(LeaseState.Mode.RELEASED)) {
-                ownWrite(seen.get().revision(), held.epoch()); // the release queued after this step gives it back
-            }
-            return;
-        }
-        lose(held, "another writer changed the lease: " + seen.map(this::describe).orElse("it was deleted"));
-    }
-
-    private void waitingOrUnleased(LeaseState current, LeaseStoreException e, String what, boolean mayServeUnleased) {
-        String why = what + ": " + e.getMessage();
-        if (e.kind() == LeaseStoreException.Kind.DENIED && (mayServeUnleased || current.is(LeaseState.Mode.UNLEASED))) {
-            if (current.is(LeaseState.Mode.WAITING) && state.compareAndSet(current, LeaseState.UNLEASED)) {
-                events.unleased(why);
-            }
-            if (state.get().is(LeaseState.Mode.UNLEASED)) {
-                standing = standing.with("unleased", 0, null, null, why);
-            }
-            return;
-        }
-        standing = standing.with(current.is(LeaseState.Mode.UNLEASED) ? "unleased" : "waiting", 0, standing.holder(),
-                null, why);
-    }
-
-    private void floorUnusable(IOException e) {
-        // Without the floor on record a later epoch could go backwards: do not act.
-        String why = "not taking the controller lease: the epoch floor in the spool is unusable: " + e.getMessage();
-        standing = standing.with("waiting", 0, null, null, why);
-        events.floorUnusable(why);
-    }
-
-    /**
-     * The floor also records each renewal's revision: after a wipe the revisions are moved past it, so
-     * the reset mark can never land at the revision this holder's next renewal expects (which would let
-     * that renewal overwrite the mark and the holding silently survive the reset). Failing to record it
-     * costs only that; the holding goes on.
-     */
-    private void recordRevision(long revision) {
-        // Off the step thread, one at a time: a slow or locked spool must never delay the next renewal.
-        // A write skipped because one is running is covered by the next renewal's.
-        if (!recording.compareAndSet(false, true)) {
-            return;
-        }
-        try {
-            callThreads.execute(() -> {
-                try {
-                    resets.issued(revision);
-                } catch (IOException e) {
-                    events.floorUnusable("the epoch floor could not record revision " + revision + " ("
-                            + e.getMessage() + "): after a wipe of the store this holding might outlive the reset");
-                } finally {
-                    recording.set(false);
-                }
-            });
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            recording.set(false);
-        }
-    }
-
-    /**
-     * Where no floor outlives the bus's data, a candidate keeps the revisions it reads in its own: a store
-     * wiped while it runs is then moved past them whatever its clock says. Off the step thread, as a
-     * holder's renewals are; a write that fails leaves the clock's floor, which is enough.
-     */
-    private void rememberSeen(long revision) {
-        if (!resets.fromClock() || revision <= seenRecorded) {
-            return;
-        }
-        seenRecorded = revision;
-        // One write at a time: behind a stuck disk, reads must not park a thread each in the call pool.
-        if (!remembering.compareAndSet(false, true)) {
-            seenRecorded = 0; // skipped: the next read hands on the revision it shows
-            return;
-        }
-        try {
-            callThreads.execute(() -> {
-                try {
-                    resets.issued(revision);
-                } catch (IOException e) {
-                    seenRecorded = 0; // the next read tries again; the clock's floor still holds meanwhile
-                } finally {
-                    remembering.set(false);
-                }
-            });
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            seenRecorded = 0;
-            remembering.set(false);
-        }
-    }
-
-    private void ownWrite(long revision, long epoch) {
+    void ownWrite(long revision, long epoch) {
         ownEpoch = epoch;
         ownRevision = revision;
     }
 
-    private void armDeadline(LeaseState held) {
+    void armDeadline(LeaseState held) {
         long in = held.sentAtNanos() + timing.renewDeadline().toNanos() - clock.monotonicNanos();
         Clock.Timer previous = deadline;
         deadline = clock.timer("leasehold-lease-deadline", Duration.ofNanos(Math.max(0, in)), () -> expire(held));
@@ -525,12 +213,12 @@ public final class ControllerLease implements LeaseGate {
     }
 
     /** The deadline of {@code held} has come (on the timer, at the gate, or in a step), unless renewed since. */
-    private void expire(LeaseState held) {
+    void expire(LeaseState held) {
         lose(held, "no renewal succeeded within leasehold.lease.renew-deadline ("
                 + DurationText.of(timing.renewDeadline()) + ")");
     }
 
-    private void lose(LeaseState from, String why) {
+    void lose(LeaseState from, String why) {
         if (!state.compareAndSet(from, from.lost())) {
             return; // renewed, released or lost meanwhile
         }
@@ -608,19 +296,5 @@ public final class ControllerLease implements LeaseGate {
                 timer.close();
             }
         }
-    }
-
-    /**
-     * A candidate has no deadline to keep, so its calls may take longer than a tick: long enough for a
-     * permission refusal, which NATS only reports after its own request timeout, to be told apart
-     * from silence. Ticks that fall due meanwhile make one step, run when this one ends.
-     */
-    private Duration candidateBound() {
-        return timing.duration();
-    }
-
-    private String describe(LeaseStore.Versioned versioned) {
-        Holder h = versioned.record().holder();
-        return h.instance() + " on " + h.host() + " at epoch " + versioned.epoch();
     }
 }

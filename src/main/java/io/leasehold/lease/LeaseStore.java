@@ -37,5 +37,11 @@ public interface LeaseStore {
         public long epoch() {
             return record.epoch() != 0 ? record.epoch() : revision;
         }
+
+        /** Who holds it, for a line: {@code instance on host at epoch N}. */
+        public String described() {
+            Holder h = record.holder();
+            return h.instance() + " on " + h.host() + " at epoch " + epoch();
+        }
     }
 }
