@@ -12,10 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@code ids/<id>}: the one atomic decision, across instances, that an id is known. Made by an
@@ -61,13 +58,13 @@ final class Reservations {
     private final SpoolLayout layout;
     private final SpoolAnomalies anomalies;
     private final Clock clock;
-    /** Releases that failed (the id stays known meanwhile): retried by the id's next enqueue and by housekeeping. */
-    private final Map<String, Made> owed = new ConcurrentHashMap<>();
+    private final OwedReleases owed;
 
     Reservations(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock) {
         this.layout = layout;
         this.anomalies = anomalies;
         this.clock = clock;
+        this.owed = new OwedReleases(layout);
     }
 
     /**
@@ -75,10 +72,7 @@ final class Reservations {
      * known. A release this instance owes for the id (an earlier enqueue's, which failed) is paid first.
      */
     Optional<Made> reserveOwn(String id, long ino, Instant at) throws IOException {
-        Made before = owed.get(id);
-        if (before != null) {
-            pay(before);
-        }
+        owed.payFor(id);
         if (!reserve(id, ino)) {
             return Optional.empty();
         }
@@ -102,57 +96,21 @@ final class Reservations {
     }
 
     /**
-     * Its maker takes back a reservation its enqueue made and did not finish: by one stat(2) and one
-     * unlink(2), no descriptor. When that fails too, the release is owed (paid by {@link #payOwed()} and
-     * by the id's next enqueue here) and the failure thrown; the caller adds it to the error it answers.
+     * Its maker takes back a reservation its enqueue made and did not finish, with no descriptor; when that
+     * fails too, the release is owed ({@link OwedReleases}) and the failure thrown.
      */
     void release(Made made) throws IOException {
-        try {
-            releaseNow(made);
-        } catch (IOException e) {
-            owed.putIfAbsent(made.id(), made);
-            throw e;
-        }
+        owed.release(made);
     }
 
     /** Pays every release owed that can be paid now; returns how many. */
     int payOwed() {
-        int paid = 0;
-        for (Made made : List.copyOf(owed.values())) {
-            try {
-                paid += pay(made) ? 1 : 0;
-            } catch (IOException e) {
-                // still owed: the next pass tries again
-            }
-        }
-        return paid;
-    }
-
-    /** Pays one debt: taken off the list first, so two payers never both act on it; put back when it fails. */
-    private boolean pay(Made made) throws IOException {
-        if (!owed.remove(made.id(), made)) {
-            return false; // paid by another thread meanwhile
-        }
-        try {
-            releaseNow(made);
-            return true;
-        } catch (IOException e) {
-            owed.putIfAbsent(made.id(), made);
-            throw e;
-        }
-    }
-
-    /** Unlinks the reservation when it is still the very file that was made. */
-    private void releaseNow(Made made) throws IOException {
-        Optional<FileFacts> now = FileFacts.of(file(made.id()));
-        if (now.isPresent() && now.get().ino() == made.fileIno() && now.get().modified().equals(made.dated())) {
-            Files.deleteIfExists(file(made.id()));
-        }
+        return owed.payAll();
     }
 
     /** For tests: a release that failed, as {@link #release(Made)} leaves it. */
     void owe(Made made) {
-        owed.put(made.id(), made);
+        owed.owe(made);
     }
 
     /** Reserves {@code id} for the file with this inode; false when the id is reserved already. */
