@@ -1,10 +1,6 @@
 package io.leasehold.jetstream;
 
 import io.leasehold.spool.ItemStore;
-import io.nats.client.api.KeyValueEntry;
-import io.nats.client.api.KeyValueOperation;
-import io.nats.client.api.KeyValueWatcher;
-import io.nats.client.impl.NatsKeyValueWatchSubscription;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
@@ -34,13 +30,13 @@ final class LedgerMirror implements Ledger.Writes, AutoCloseable {
     private final List<Consumer<String>> arrivals = new CopyOnWriteArrayList<>();
     private final List<Runnable> rebuilt = new CopyOnWriteArrayList<>();
     /** The watch whose whole picture answers; null until the first one has sent its initial values. */
-    private volatile Feed answering;
+    private volatile MirrorFeed answering;
     /** The watch feeding the newest picture, whole or still filling. */
-    private volatile Feed newest;
+    private volatile MirrorFeed newest;
     /** The stream's last sequence at the previous check: by this check the watch must have passed it. */
     private long lastAtCheck;
     /** The newest feed at the previous check, and how far it had delivered then. */
-    private Feed checked;
+    private MirrorFeed checked;
     private long deliveredAtCheck;
     private volatile boolean closed;
     private final AtomicBoolean rebuildQueued = new AtomicBoolean();
@@ -57,7 +53,7 @@ final class LedgerMirror implements Ledger.Writes, AutoCloseable {
 
     /** A whole picture, waiting up to the first wait for the first one; then the store counts as unreachable. */
     MirrorCopy copy() throws IOException {
-        Feed now = answering;
+        MirrorFeed now = answering;
         if (now != null) {
             return now.copy;
         }
@@ -85,7 +81,7 @@ final class LedgerMirror implements Ledger.Writes, AutoCloseable {
 
     /** The picture as it is, whole or not yet (null before the first watch answered): for gauges. */
     Optional<MirrorCopy> copyNow() {
-        Feed now = answering;
+        MirrorFeed now = answering;
         return now == null ? Optional.empty() : Optional.of(now.copy);
     }
 
@@ -132,8 +128,8 @@ final class LedgerMirror implements Ledger.Writes, AutoCloseable {
     }
 
     private List<MirrorCopy> copies() {
-        Feed whole = answering;
-        Feed filling = newest;
+        MirrorFeed whole = answering;
+        MirrorFeed filling = newest;
         if (filling == null || filling == whole) {
             return whole == null ? List.of() : List.of(whole.copy);
         }
@@ -147,7 +143,7 @@ final class LedgerMirror implements Ledger.Writes, AutoCloseable {
      */
     synchronized void check() throws IOException {
         long last = ledger.lastSequence();
-        Feed feed = newest;
+        MirrorFeed feed = newest;
         long deliveredNow = feed == null ? -1 : feed.copy.delivered();
         boolean sameFeed = feed != null && feed == checked;
         String stuck = null;
@@ -199,10 +195,11 @@ final class LedgerMirror implements Ledger.Writes, AutoCloseable {
             return;
         }
         long last = ledger.lastSequence();
-        Feed whole = answering;
+        MirrorFeed whole = answering;
         // The running claims' starts survive a new picture: it alone would date them from their last renewal.
-        Feed feed = new Feed(whole == null ? new MirrorCopy() : new MirrorCopy(whole.copy), last);
-        Feed before = newest;
+        MirrorFeed feed = new MirrorFeed(whole == null ? new MirrorCopy() : new MirrorCopy(whole.copy), last,
+                ledger.bucket(), this::ring, this::whole);
+        MirrorFeed before = newest;
         newest = feed;
         try {
             feed.subscribed(ledger.watch(feed));
@@ -219,8 +216,8 @@ final class LedgerMirror implements Ledger.Writes, AutoCloseable {
     }
 
     /** Called by a feed whose initial values are all in: it answers from now on, the one before is ended. */
-    private void whole(Feed feed) {
-        Feed retired;
+    private void whole(MirrorFeed feed) {
+        MirrorFeed retired;
         synchronized (this) {
             if (feed == answering) {
                 return; // told twice (jnats can: the subscribing thread and the dispatcher): it answers already
@@ -245,8 +242,8 @@ final class LedgerMirror implements Ledger.Writes, AutoCloseable {
 
     @Override
     public void close() {
-        Feed a;
-        Feed n;
+        MirrorFeed a;
+        MirrorFeed n;
         synchronized (this) {
             closed = true;
             a = answering;
@@ -258,78 +255,6 @@ final class LedgerMirror implements Ledger.Writes, AutoCloseable {
         }
         if (n != null && n != a) {
             n.close();
-        }
-    }
-
-    /** One watch and the picture it fills. */
-    private final class Feed implements KeyValueWatcher {
-        final MirrorCopy copy;
-        /** The stream's last sequence before the watch began: its initial values cover at least that. */
-        private final long lastBefore;
-        private NatsKeyValueWatchSubscription subscription;
-        private boolean ended;
-
-        Feed(MirrorCopy copy, long lastBefore) {
-            this.copy = copy;
-            this.lastBefore = lastBefore;
-        }
-
-        @Override
-        public void watch(KeyValueEntry e) {
-            Optional<String> id = LedgerKeys.id(e.getKey());
-            if (id.isEmpty()) {
-                // The ledger's own bookkeeping (batch markers): no item, but delivered all the same, so that
-                // check() does not find the watch behind a batch whose last write was its marker's removal.
-                copy.passed(e.getRevision());
-                return;
-            }
-            if (e.getOperation() != KeyValueOperation.PUT || e.getValue() == null) {
-                copy.deliveredRemoval(id.get(), e.getRevision());
-                return;
-            }
-            if (copy.passedIfKnown(id.get(), e.getRevision())) {
-                return; // this instance's own write, shown already: not decoded twice
-            }
-            LedgerEntry entry;
-            try {
-                entry = LedgerJson.decode(e.getValue());
-            } catch (IOException unreadable) {
-                copy.deliveredRemoval(id.get(), e.getRevision()); // written by someone else: not an item of ours
-                return;
-            }
-            copy.delivered(id.get(), e.getRevision(), entry);
-            if (entry.pending() && copy.complete()) {
-                ring(id.get());
-            }
-        }
-
-        @Override
-        public void endOfData() {
-            copy.markComplete(lastBefore);
-            whole(this);
-        }
-
-        /** The watch, once subscribed; ended at once when the feed was closed before it was. */
-        synchronized void subscribed(NatsKeyValueWatchSubscription s) {
-            subscription = s;
-            if (ended) {
-                end(s);
-            }
-        }
-
-        synchronized void close() {
-            ended = true;
-            if (subscription != null) {
-                end(subscription);
-            }
-        }
-
-        private void end(NatsKeyValueWatchSubscription s) {
-            try {
-                s.unsubscribe();
-            } catch (RuntimeException e) {
-                LOG.debugf("the watch of %s could not be ended cleanly: %s", ledger.bucket(), e.getMessage());
-            }
         }
     }
 }
