@@ -96,6 +96,29 @@ class PackageArrowsTest {
         assertEquals(List.of(), upward, "arrows that do not point to a lower row of the drawing in " + DOC);
     }
 
+    /** An import the class files do not show (one a Javadoc alone uses, or none) is an arrow all the same. */
+    @Test
+    void theSourcesImportOnlyAlongTheDrawnArrows() throws IOException {
+        Map<String, Set<String>> drawn = drawn();
+        Pattern leasehold = Pattern.compile("^import (?:static )?" + Pattern.quote(ROOT) + "\\.((?:[a-z]\\w*\\.)*[a-z]\\w*)\\.[A-Z]",
+                Pattern.MULTILINE);
+        List<String> wrong = new ArrayList<>();
+        Path sources = Path.of("src/main/java/io/leasehold");
+        try (var files = Files.walk(sources)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                String from = sources.relativize(file.getParent()).toString().replace('/', '.');
+                Matcher m = leasehold.matcher(Files.readString(file, StandardCharsets.UTF_8));
+                while (m.find()) {
+                    String to = m.group(1);
+                    if (!to.equals(from) && !drawn.getOrDefault(from, Set.of()).contains(to)) {
+                        wrong.add(sources.relativize(file) + " imports " + ROOT + "." + to);
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), wrong, "imports outside the arrows drawn in " + DOC);
+    }
+
     /** Package → the packages its classes use, each leasehold package named relative to the root. */
     private static Map<String, Set<String>> real() {
         Map<String, Set<String>> arrows = new TreeMap<>();

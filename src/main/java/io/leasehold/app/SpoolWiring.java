@@ -60,7 +60,10 @@ public class SpoolWiring {
         return new PosixDirectorySync();
     }
 
-    /** The backend leasehold.spool.kind chose, built as the command line builds it. */
+    /**
+     * The backend leasehold.spool.kind chose, built as the command line builds it. {@code checked} is asked
+     * for so that the configuration is checked at start (ConfigCheck.requireAtStart) before anything opens.
+     */
     @Produces
     @Singleton
     SpoolBackend backend(LeaseholdConfig config, TickingClock clock, LeaseTerms checked, DirectorySync sync) {

@@ -20,7 +20,7 @@ public final class DirectoryBackend implements SpoolBackend {
     private final PosixSpoolUpkeep upkeep;
 
     /**
-     * The adapters on the spool under {@code layout}, whose folders are made by its store when missing;
+     * The adapters on the spool under {@code layout}, whose folders its upkeep makes at start when missing;
      * payloads are never read past {@code maxBytes}, and {@code tag} names this process in its claims.
      */
     public DirectoryBackend(SpoolLayout layout, TickingClock clock, LeaseTerms terms, long maxBytes, HolderTag tag,

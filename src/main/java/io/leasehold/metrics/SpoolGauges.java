@@ -1,6 +1,5 @@
 package io.leasehold.metrics;
 
-import io.leasehold.core.Clock;
 import io.leasehold.drain.Drainer;
 import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.SpoolCounts;

@@ -1,6 +1,5 @@
 package io.leasehold.command.items;
 
-import io.leasehold.api.ItemsResource;
 import io.leasehold.wire.QueryTimes;
 import io.leasehold.core.Clock;
 import io.leasehold.spool.BulkActions;

@@ -1,12 +1,12 @@
 package io.leasehold.command.items;
 
-import io.leasehold.api.SpoolResource;
 import io.leasehold.spool.Anomaly;
 import io.leasehold.spool.SpoolCounts;
+import io.leasehold.wire.SpoolView;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import picocli.CommandLine.Command;
-import io.leasehold.wire.SpoolView;
 
 /** {@code spool status}: as {@code GET /spool}, counts per state and the oldest pending item's age. */
 @Command(name = "status", description = "Items per state (claimed: held now; scheduled and retrying: waiting "
@@ -15,8 +15,9 @@ final class SpoolStatus extends SpoolAction {
 
     @Override
     void run(OpenSpool spool) throws IOException {
+        List<Anomaly> ignored = spool.anomalies(); // the drain's scan first, as a service's drain has made it
         SpoolCounts counts = spool.store.counts();
-        SpoolView view = new SpoolView(counts, spool.anomalies());
+        SpoolView view = new SpoolView(counts, ignored);
         Table table = new Table()
                 .row("pending", Long.toString(counts.pending()))
                 .row("claimed", Long.toString(counts.claimed()))
