@@ -150,9 +150,12 @@ public final class PosixSpool implements Spool {
      * stays the one every instance knows); a half-done settlement or hand-back of it is finished instead.
      */
     @Override
-    public boolean takeOver(ClaimName seen, ClaimName taken) throws IOException {
-        Spool.requireTakeOver(seen, taken);
-        return !isJunk(seen) && rename(seen, taken) && keepTaken(taken);
+    public Optional<ClaimName> takeOver(ClaimName seen, Instant reading) throws IOException {
+        if (isJunk(seen)) {
+            return Optional.empty();
+        }
+        ClaimName taken = Spool.takerOf(seen, record(seen.id(), seen.generation()), tag, reading);
+        return rename(seen, taken) && keepTaken(taken) ? Optional.of(taken) : Optional.empty();
     }
 
     /** claimed/{from} → claimed/{to}, never replacing a file there; false when {@code from} is gone. */

@@ -70,14 +70,14 @@ final class Takeover {
         if (!isDue(seen, now)) {
             return Optional.empty();
         }
-        Generation next = firstRunOfSchedule(seen) ? Generation.at(seen.generation().attempt(), spool.holderTag())
-                : seen.generation().next(spool.holderTag());
-        ClaimName taken = new ClaimName(seen.id(), next, now);
-        if (!spool.takeOver(seen, taken)) {
+        Optional<ClaimName> took = spool.takeOver(seen, now);
+        if (took.isEmpty()) {
             // Renewed by its holder, taken by another instance first, junk (reported by the spool, left under
             // its name), or a half-done settlement or hand-back whose target wins.
             return Optional.empty();
         }
+        ClaimName taken = took.get();
+        Generation next = taken.generation(); // a scheduled claim's first attempt, or the next one (Spool.takerOf)
         // The lines about the item taken over name it and the attempt it is taken for.
         try (ItemLogContext context = ItemLogContext.of(seen.id(), next.attempt(), null)) {
             try {
@@ -89,16 +89,6 @@ final class Takeover {
                 return Optional.of(taken);
             }
         }
-    }
-
-    /**
-     * A claim its enqueue parked until its scheduled time: its taker makes the first attempt, at the same
-     * attempt number. Its record is written before the claim exists and never again, so this look
-     * before the rename cannot be overtaken by its holder (it has none).
-     */
-    private boolean firstRunOfSchedule(ClaimName seen) throws IOException {
-        return spool.record(seen.id(), seen.generation()).map(AttemptRecord::kind)
-                .filter(k -> k == AttemptRecord.Kind.SCHEDULED).isPresent();
     }
 
     private Optional<ClaimName> afterRename(ClaimName seen, ClaimName taken, Generation next) throws IOException {

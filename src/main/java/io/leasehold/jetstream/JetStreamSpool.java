@@ -92,9 +92,9 @@ public final class JetStreamSpool implements Spool {
 
     /** One key per item, so a takeover can never leave a second name behind; nothing in a ledger can be junk. */
     @Override
-    public boolean takeOver(ClaimName seen, ClaimName taken) throws IOException {
-        Spool.requireTakeOver(seen, taken);
-        return rename(seen, taken);
+    public Optional<ClaimName> takeOver(ClaimName seen, Instant reading) throws IOException {
+        ClaimName taken = Spool.takerOf(seen, record(seen.id(), seen.generation()), tag, reading);
+        return rename(seen, taken) ? Optional.of(taken) : Optional.empty();
     }
 
     /** The ledger entry of claim {@code from} names claim {@code to} of the same item, if it still names {@code from}. */

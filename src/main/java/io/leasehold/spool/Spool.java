@@ -49,12 +49,13 @@ public interface Spool {
     byte[] payload(ClaimName claim) throws IOException;
 
     /**
-     * Takes over the claim {@code seen}, whose holder stopped renewing it, as {@code taken} (a new generation):
-     * true when this instance now holds it. False when it is gone, was renewed or taken first by another
-     * instance, is not a fit item (reported, and left under its name so nobody takes it again and again), or
-     * a move of it that stopped half-way is finished instead (its settled or pending place wins).
+     * Takes over the claim {@code seen}, whose holder stopped renewing it, under a new generation whose lease
+     * starts at {@code reading} ({@link #takerOf}): the claim this instance now holds. Empty when it is gone,
+     * was renewed or taken first by another instance, is not a fit item (reported, and left under its name so
+     * nobody takes it again and again; nothing else of it is read), or a move of it that stopped half-way is
+     * finished instead (its settled or pending place wins).
      */
-    boolean takeOver(ClaimName seen, ClaimName taken) throws IOException;
+    Optional<ClaimName> takeOver(ClaimName seen, Instant reading) throws IOException;
 
     /**
      * The claim → done or failed, never replacing what is settled there under its id. False when the claim
@@ -91,10 +92,15 @@ public interface Spool {
         }
     }
 
-    /** A takeover makes a new generation: refused otherwise, before anything moves. */
-    static void requireTakeOver(ClaimName seen, ClaimName taken) {
-        if (seen.generation().equals(taken.generation())) {
-            throw new IllegalArgumentException("a takeover makes a new generation: " + seen + " → " + taken);
-        }
+    /**
+     * The name a taker of {@code seen} gives it: the next attempt, or, for a claim its enqueue parked until
+     * its scheduled time ({@code record} says so), the first attempt at the same number, with no abandonment
+     * counted. Its record is written before the claim exists and never again, so reading it before the move
+     * cannot be overtaken by a holder (it has none).
+     */
+    static ClaimName takerOf(ClaimName seen, Optional<AttemptRecord> record, HolderTag tag, Instant reading) {
+        boolean scheduled = record.map(AttemptRecord::kind).filter(k -> k == AttemptRecord.Kind.SCHEDULED).isPresent();
+        Generation next = scheduled ? Generation.at(seen.generation().attempt(), tag) : seen.generation().next(tag);
+        return new ClaimName(seen.id(), next, reading);
     }
 }

@@ -94,9 +94,9 @@ final class FaultySpool implements Spool {
     }
 
     @Override
-    public boolean takeOver(ClaimName seen, ClaimName taken) throws IOException {
+    public Optional<ClaimName> takeOver(ClaimName seen, Instant reading) throws IOException {
         maybeFail("takeOver");
-        return real.takeOver(seen, taken);
+        return real.takeOver(seen, reading);
     }
 
     @Override

@@ -150,7 +150,7 @@ class ItemLogContextTest extends SpoolTestBase {
         enqueue("lost");
         ClaimName claim = mine.claim("lost", clock.now()).orElseThrow();
         HeldClaim held = new HeldClaim(claim);
-        assertTrue(theirs.takeOver(claim, new ClaimName("lost", claim.generation().next(theirs.holderTag()), clock.now())));
+        assertTrue(theirs.takeOver(claim, clock.now()).isPresent());
         clock.advance(Instance.TERMS.renewEvery());
         try (LogCapture log = LogCapture.of(ClaimRenewal.class.getName())) {
             renewals.submit(() -> new ClaimRenewal(mine, clock, DrainEvents.NONE).renewAll(List.of(held))).get();

@@ -110,8 +110,7 @@ public abstract class ClaimAgesContract extends HistoryContract {
         seen(STUCK);
         clock.advance(TERMS.lease().multipliedBy(4)); // its holder stopped renewing
         assertEquals(1, seen(STUCK).olderThanBound(), "held four leases by a holder that stopped");
-        ClaimName taken = new ClaimName(first.id(), first.generation().next(), clock.now());
-        assertTrue(theirs.takeOver(first, taken));
+        ClaimName taken = theirs.takeOver(first, clock.now()).orElseThrow();
         clock.advance(Duration.ofSeconds(7));
 
         ClaimAges ages = seen(STUCK);

@@ -215,8 +215,7 @@ public abstract class ItemStoreContract {
         assertEquals(List.of("retrying"), store.listParked(ItemView.RETRYING, 1000).stream()
                 .filter(v -> v.id().equals(id)).map(ItemView::state).toList(), "listed as retrying");
 
-        ClaimName taken = new ClaimName(id, parked.generation().next(), clock.now());
-        assertTrue(spool.takeOver(parked, taken));
+        ClaimName taken = spool.takeOver(parked, clock.now()).orElseThrow();
         assertEquals("claimed", store.lookup(id).orElseThrow().state(), "a taker's claim is a claim again");
     }
 
@@ -225,8 +224,7 @@ public abstract class ItemStoreContract {
         String id = uniqueId("retry");
         enqueue(id, new byte[] {7});
         ClaimName first = spool.claim(id, clock.now()).orElseThrow();
-        ClaimName second = new ClaimName(id, first.generation().next(), clock.now());
-        assertTrue(spool.takeOver(first, second)); // attempt 2
+        ClaimName second = spool.takeOver(first, clock.now()).orElseThrow(); // attempt 2
         spool.writeRecord(id, second.generation(), new AttemptRecord(AttemptRecord.Kind.FAILED, 0, "exit 3"));
         assertTrue(spool.settle(second, ItemState.FAILED));
         assertEquals("exit 3", store.lookup(id).orElseThrow().reason());

@@ -3,6 +3,7 @@ package io.leasehold.spool;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -124,28 +125,35 @@ public abstract class SpoolContract {
     void aTakeoverEndsTheOldHoldersClaimForEveryMove() throws IOException {
         ClaimName claim = claimed(uniqueId("taken"));
         clock.advance(Duration.ofMinutes(3));
-        ClaimName taken = new ClaimName(claim.id(), claim.generation().next(), clock.now());
-        assertTrue(other().takeOver(claim, taken));
+        ClaimName taken = other().takeOver(claim, clock.now()).orElseThrow();
         assertEquals(2, taken.generation().attempt());
         assertEquals(Optional.empty(), spool().find(claim.id(), claim.generation()));
         assertFalse(spool().restamp(claim, claim.renewedAt(clock.now())), "the old holder cannot renew");
         assertFalse(spool().settle(claim, ItemState.DONE), "nor settle");
         assertFalse(spool().handBack(claim), "nor hand back");
         assertThrows(NoSuchFileException.class, () -> spool().payload(claim), "nor read the payload");
-        assertFalse(other().takeOver(claim, new ClaimName(claim.id(), claim.generation().next(), clock.now())),
-                "a second taker of the same claim loses");
+        assertEquals(Optional.empty(), other().takeOver(claim, clock.now()), "a second taker of the same claim loses");
         assertTrue(other().settle(taken, ItemState.DONE));
         assertEquals(Optional.of("done"), state(claim.id()));
     }
 
     @Test
-    void aRestampKeepsTheGenerationAndATakeoverMakesANewOneOrNothingMoves() throws IOException {
+    void theTakerOfAScheduledClaimMakesItsFirstAttemptAtTheSameNumber() throws IOException {
+        ClaimName claim = claimed(uniqueId("sched"));
+        spool().writeRecord(claim.id(), claim.generation(), AttemptRecord.note(0, "").as(AttemptRecord.Kind.SCHEDULED));
+        clock.advance(Duration.ofMinutes(3));
+        ClaimName taken = other().takeOver(claim, clock.now()).orElseThrow();
+        assertEquals(claim.generation().attempt(), taken.generation().attempt(), "no attempt was made before");
+        assertNotEquals(claim.generation(), taken.generation(), "a generation of the taker's own");
+        assertEquals(Optional.of(taken), other().find(claim.id(), taken.generation()));
+    }
+
+    @Test
+    void aRestampKeepsTheGenerationOrNothingMoves() throws IOException {
         ClaimName claim = claimed(uniqueId("kinds"));
         ClaimName nextGeneration = new ClaimName(claim.id(), claim.generation().next(), clock.now());
         assertThrows(IllegalArgumentException.class, () -> spool().restamp(claim, nextGeneration),
                 "a renewal or a park never changes hands");
-        assertThrows(IllegalArgumentException.class, () -> other().takeOver(claim, claim.renewedAt(clock.now())),
-                "a takeover is a new generation");
         assertEquals(Optional.of(claim), spool().find(claim.id(), claim.generation()), "the claim is as it was");
         assertEquals(List.of(claim), spool().claims().stream().filter(c -> c.id().equals(claim.id())).toList());
     }
@@ -165,8 +173,7 @@ public abstract class SpoolContract {
     @Test
     void anItemHandedBackIsClaimedAgainAtTheSameAttempt() throws IOException {
         ClaimName claim = claimed(uniqueId("back"));
-        ClaimName second = new ClaimName(claim.id(), claim.generation().next(), clock.now());
-        assertTrue(spool().takeOver(claim, second)); // a takeover: attempt 2
+        ClaimName second = spool().takeOver(claim, clock.now()).orElseThrow(); // a takeover: attempt 2
         assertTrue(spool().handBack(second));
         assertEquals(Optional.of("pending"), state(claim.id()));
         ClaimName again = other().claim(claim.id(), clock.now()).orElseThrow();
@@ -199,8 +206,7 @@ public abstract class SpoolContract {
         AttemptRecord parked = AttemptRecord.note(0, "HTTP 503: try later").as(AttemptRecord.Kind.RETRY);
         spool().writeRecord(claim.id(), claim.generation(), parked);
         assertEquals(Optional.of(parked), other().record(claim.id(), claim.generation()));
-        ClaimName taken = new ClaimName(claim.id(), claim.generation().next(), clock.now());
-        assertTrue(other().takeOver(claim, taken));
+        ClaimName taken = other().takeOver(claim, clock.now()).orElseThrow();
         assertEquals(Optional.of(parked), other().record(claim.id(), claim.generation()), "the taker reads it");
         other().dropEarlierRecords(taken);
         assertEquals(Optional.empty(), other().record(claim.id(), claim.generation()));

@@ -129,8 +129,7 @@ public abstract class StateCountsContract extends ClaimAgesContract {
         ClaimName parked = theirs.claims().stream().filter(c -> c.id().equals("later")).findFirst().orElseThrow();
         clock.advance(Duration.ofMinutes(5));
         // As a takeover takes it: a new generation, then the taker's own record.
-        ClaimName taken = new ClaimName("later", parked.generation().next(theirs.holderTag()), clock.now());
-        assertTrue(theirs.takeOver(parked, taken));
+        ClaimName taken = theirs.takeOver(parked, clock.now()).orElseThrow();
         theirs.writeRecord("later", taken.generation(), AttemptRecord.note(0, ""));
 
         assertEquals(counts(0, 1, 0, 0, 0, 0), countsSeen());
