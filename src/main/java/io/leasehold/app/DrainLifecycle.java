@@ -29,7 +29,6 @@ import org.jboss.logging.Logger;
 public class DrainLifecycle {
 
     private static final Logger LOG = Logger.getLogger(DrainLifecycle.class);
-    static final Duration HOUSEKEEPING = Duration.ofMinutes(1);
     /** docs/operations.md, Exit statuses: the controller lease was lost. */
     static final int EXIT_LEASE_LOST = 3;
 
@@ -73,7 +72,7 @@ public class DrainLifecycle {
         // An enqueue's item becomes claimable only after its upload name is unlinked, which no watch sees.
         store.whenArrived(drainer::nudge);
         drainer.start();
-        clock.every("leasehold-housekeeping", HOUSEKEEPING, this::housekeeping);
+        clock.every("leasehold-housekeeping", config.spool().housekeepingEvery(), this::housekeeping);
         if (!config.drain().auto() && config.claim().takeover() == TakeoverRule.OBSERVED) {
             LOG.warnf("leasehold.drain.auto=false with leasehold.claim.takeover=observed: a drain pass takes over a "
                     + "stopped holder's claims only after watching them for %s; passes of instances that start "

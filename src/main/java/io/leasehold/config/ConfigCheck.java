@@ -141,6 +141,7 @@ public final class ConfigCheck {
         spool(problems, c);
         problems.atLeast("leasehold.metrics.stuck-after-leases", 1, c.metrics().stuckAfterLeases());
         tickable(problems, "leasehold.spool.recount-every", c.spool().recountEvery());
+        tickable(problems, "leasehold.spool.housekeeping-every", c.spool().housekeepingEvery());
         notNegative(problems, "leasehold.spool.done-max-age", c.spool().doneMaxAge(), "done");
         notNegative(problems, "leasehold.spool.failed-max-age", c.spool().failedMaxAge(), "failed");
         problems.built(() -> ConfigRecords.leaseTerms(c)).ifPresent(terms -> {

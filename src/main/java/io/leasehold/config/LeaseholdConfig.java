@@ -58,6 +58,10 @@ public interface LeaseholdConfig {
         @WithDefault("5s")
         Duration recountEvery();
 
+        /** How often housekeeping runs: crash leftovers, stale bookkeeping, retention's slice. */
+        @WithDefault("1m")
+        Duration housekeepingEvery();
+
         /** Done items settled longer ago than this are purged by housekeeping; 0 keeps them forever. */
         @WithDefault("0")
         Duration doneMaxAge();

@@ -50,6 +50,7 @@ class EveryRuleTest {
         "leasehold.spool.tmp-max-age|leasehold.spool.tmp-max-age=59s|must be at least 1m",
         "leasehold.spool.tmp-max-age|leasehold.spool.tmp-max-age=2m;leasehold.item.upload-timeout=61s|",
         "leasehold.spool.recount-every|leasehold.spool.recount-every=999ms|",
+        "leasehold.spool.housekeeping-every|leasehold.spool.housekeeping-every=999ms|",
         "leasehold.spool.done-max-age|leasehold.spool.done-max-age=-1s|",
         "leasehold.spool.failed-max-age|leasehold.spool.failed-max-age=-1s|",
         "leasehold.claim.lease|leasehold.claim.lease=0s|must be positive",

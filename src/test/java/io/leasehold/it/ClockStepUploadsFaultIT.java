@@ -34,7 +34,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Fault suite, clocks and uploads: two instances share a spool; one's wall clock is stepped two hours
  * ahead (libfaketime; its monotonic clock runs true, as after an NTP step) while slow uploads stream into
- * the other for longer than two of the stepped one's housekeeping passes (one a minute). Judged by its
+ * the other for longer than two of the stepped one's housekeeping passes (one every {@link #HOUSEKEEPING}
+ * here, against a minute by default, with a 20 s upload-timeout: the same rule, its passes closer). Judged by its
  * wall clock alone, every upload in tmp/ looks an hour past tmp-max-age to it: it removed live uploads
  * of the other instance, whose POSTs then failed. Now it removes a file only once it saw it unchanged
  * for upload-timeout on its own monotonic clock: every upload is answered 201, and a real leftover (a
@@ -44,7 +45,12 @@ class ClockStepUploadsFaultIT {
 
     /** A new upload every second, each streaming {@link #CHUNKS} chunks a second apart. */
     private static final int CHUNKS = 8;
-    private static final Duration UPLOADING = Duration.ofSeconds(135);
+    /** Housekeeping's period on both instances: many passes within the uploads, not one a minute. */
+    private static final Duration HOUSEKEEPING = Duration.ofSeconds(5);
+    /** Each upload takes {@link #CHUNKS} - 1 s; a crash's leftover goes once seen unchanged for twice this. */
+    private static final String UPLOAD_TIMEOUT = "20s";
+    /** Longer than several housekeeping passes, and than twice the upload-timeout (the leftover's wait). */
+    private static final Duration UPLOADING = Duration.ofSeconds(45);
 
     @RegisterExtension
     final Instances instances = new Instances();
@@ -106,7 +112,10 @@ class ClockStepUploadsFaultIT {
     private ServiceProcess start(SharedSpool spool, String name, Map<String, String> env) {
         Map<String, String> allEnv = new HashMap<>(spool.env(name));
         allEnv.putAll(env);
-        ServiceProcess p = ServiceProcess.start(name, spool.config(SoloInstance.SHORT_LEASES), allEnv);
+        Map<String, String> config = new HashMap<>(SoloInstance.SHORT_LEASES);
+        config.put("leasehold.spool.housekeeping-every", HOUSEKEEPING.toSeconds() + "s");
+        config.put("leasehold.item.upload-timeout", UPLOAD_TIMEOUT);
+        ServiceProcess p = ServiceProcess.start(name, spool.config(config), allEnv);
         instances.add(p);
         return p;
     }
