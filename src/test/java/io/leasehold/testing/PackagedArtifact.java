@@ -22,6 +22,12 @@ public final class PackagedArtifact {
     /** The system property (set by failsafe) naming the properties file. */
     public static final String LOCATION = "leasehold.artifact.properties";
 
+    /**
+     * The system property (set by failsafe) naming where the jar's class-data archive is kept
+     * ({@link ClassDataArchive}); unset or blank: every JVM loads its classes from the jar.
+     */
+    public static final String CDS = "leasehold.artifact.cds";
+
     private static final String HOW_TO_BUILD = "build it with ./mvnw package (the jar) or ./mvnw verify -Dnative"
             + " (the native runner)";
 
@@ -32,10 +38,17 @@ public final class PackagedArtifact {
 
     private final Type type;
     private final Path file;
+    /** The JVM's class-data archive of the jar, made from a start of this very jar; null: none. */
+    private final Path sharedArchive;
 
     private PackagedArtifact(Type type, Path file) {
+        this(type, file, null);
+    }
+
+    private PackagedArtifact(Type type, Path file, Path sharedArchive) {
         this.type = type;
         this.file = file;
+        this.sharedArchive = sharedArchive;
     }
 
     /** The artifact named by the file in {@link #LOCATION}, read on first use; every later call answers the same. */
@@ -46,7 +59,14 @@ public final class PackagedArtifact {
                 throw new IllegalStateException("system property " + LOCATION + " is not set: run the test through"
                         + " failsafe (./mvnw verify), which names target/quarkus-artifact.properties in it");
             }
-            current = read(Path.of(location));
+            PackagedArtifact read = read(Path.of(location));
+            String cds = System.getProperty(CDS, "");
+            if (read.type == Type.JAR && !cds.isBlank()) {
+                // Only a start's speed changes: the same jar, its classes mapped from an archive of its own.
+                Path archive = ClassDataArchive.prepare(read, Path.of(cds));
+                read = archive == null ? read : new PackagedArtifact(read.type, read.file, archive);
+            }
+            current = read;
         }
         return current;
     }
@@ -115,6 +135,11 @@ public final class PackagedArtifact {
             if (type == Type.JAR) {
                 command.add(option);
             }
+        }
+        if (type == Type.JAR && sharedArchive != null) {
+            // Made from this jar (ClassDataArchive): it always loads; should it not, the JVM says nothing.
+            command.add("-XX:SharedArchiveFile=" + sharedArchive);
+            command.add("-Xlog:cds=off,cds+dynamic=off");
         }
         settings.forEach((key, value) -> command.add("-D" + key + "=" + value));
         if (type == Type.JAR) {
