@@ -16,6 +16,7 @@ import java.util.concurrent.Callable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The start-up check and command mode read, in the binary, exactly the configuration the service runs with.
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * mode builds its configuration with the same {@code RunTimeSources}; that it discovers nothing is pinned
  * by {@link DiscoveryCallsIT} (its values equal the check's wherever the budget's equal the defaults).
  */
+@Isolated // clears the leasehold.* system properties while it runs: nothing may start beside it
 class StartConfigIT {
 
     /** The keys the descriptor budget derives from the open-files limit (DescriptorDefaults). */
