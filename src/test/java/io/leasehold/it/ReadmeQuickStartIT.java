@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The README's quick start, pasted as written: its shell blocks run in order in one bash, in a fresh
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * each prints is the text block that follows it in the README. Only what differs from run to run is
  * read loosely ({@link #normalized}): times, process ids, host names, the lease's revision.
  */
+@Isolated // the README's fixed ports, and its sample of two instances sharing the work: run alone, as a reader runs it
 class ReadmeQuickStartIT {
 
     private static final Path README = Path.of("README.md");
