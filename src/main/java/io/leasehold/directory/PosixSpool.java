@@ -204,9 +204,12 @@ public final class PosixSpool implements Spool {
     }
 
     @Override
-    public byte[] payload(ClaimName claim) throws IOException {
+    public Optional<byte[]> payload(ClaimName claim) throws IOException {
         try {
-            return SpoolFiles.readBounded(layout.claimFile(claim), maxPayloadBytes, "the payload of " + claim.id());
+            return Optional.of(SpoolFiles.readBounded(layout.claimFile(claim), maxPayloadBytes,
+                    "the payload of " + claim.id()));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
         } catch (UnfitFileException e) {
             if (e.kind() == UnfitFileException.Kind.JUNK) {
                 anomalies.report(SpoolFolder.CLAIMED, claim.fileName(), e.getMessage(), clock.now());

@@ -9,7 +9,6 @@ import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.Spool;
 import io.leasehold.spool.UnfitFileException;
 import java.io.IOException;
-import java.nio.file.NoSuchFileException;
 import java.util.Optional;
 
 /**
@@ -69,15 +68,15 @@ final class LookBeforeWork {
     private Optional<byte[]> readIfHeld(HeldClaim claim) throws IOException {
         ClaimName name = claim.current();
         for (int look = 0; look < LOOKS; look++) {
-            try {
-                return Optional.of(spool.payload(name));
-            } catch (NoSuchFileException e) {
-                Optional<ClaimName> found = spool.find(claim.id(), claim.generation());
-                if (found.isEmpty()) {
-                    return Optional.empty();
-                }
-                name = found.get(); // the renewal renamed it meanwhile
+            Optional<byte[]> payload = spool.payload(name);
+            if (payload.isPresent()) {
+                return payload;
             }
+            Optional<ClaimName> found = spool.find(claim.id(), claim.generation());
+            if (found.isEmpty()) {
+                return Optional.empty();
+            }
+            name = found.get(); // the renewal renamed it meanwhile
         }
         return Optional.empty();
     }

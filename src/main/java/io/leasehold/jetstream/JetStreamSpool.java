@@ -128,14 +128,21 @@ public final class JetStreamSpool implements Spool {
     }
 
     @Override
-    public byte[] payload(ClaimName claim) throws IOException {
+    public Optional<byte[]> payload(ClaimName claim) throws IOException {
         // Read, not remembered: a claim taken over meanwhile must not read on as if it were still held.
         Optional<Ledger.Seen> seen = ledger.read(claim.id()).filter(s -> s.entry().is(claim));
         if (seen.isEmpty()) {
-            throw new NoSuchFileException(claim.toString(), null, "the claim is no longer current");
+            return Optional.empty();
         }
         Optional<byte[]> inline = seen.get().entry().inlinePayload();
-        return inline.isPresent() ? inline.get() : payloads.get(seen.get().entry().payload());
+        if (inline.isPresent()) {
+            return inline;
+        }
+        try {
+            return Optional.of(payloads.get(seen.get().entry().payload()));
+        } catch (NoSuchFileException e) {
+            return Optional.empty(); // settled and purged since the ledger was read
+        }
     }
 
     @Override

@@ -1,11 +1,9 @@
 package io.leasehold.lease;
 
-import io.leasehold.core.Clock;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -14,19 +12,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * serves unleased while the store refuses this user and nobody holds it. Runs on the lease's step thread;
  * the state it moves is the {@link ControllerLease}'s, by compare-and-set.
  */
-final class Candidate {
+final class Candidate extends LeaseSide {
 
     private static final long NEVER = Long.MIN_VALUE;
 
-    private final ControllerLease lease;
-    private final LeaseStore store;
-    private final StoreResets resets;
-    private final Clock clock;
-    private final LeaseTiming timing;
-    private final Holder me;
-    private final BoundedCalls calls;
-    private final Executor callThreads;
-    private final LeaseEvents events;
     private final Sighting sighting = new Sighting();
     /** When a live entry of another holder was last seen in a new form (NEVER: not seen). */
     private long liveChangedAtNanos = NEVER;
@@ -34,17 +23,8 @@ final class Candidate {
     private volatile long seenRecorded;
     private final AtomicBoolean remembering = new AtomicBoolean();
 
-    Candidate(ControllerLease lease, LeaseStore store, StoreResets resets, Clock clock, LeaseTiming timing, Holder me,
-            BoundedCalls calls, Executor callThreads, LeaseEvents events) {
-        this.lease = lease;
-        this.store = store;
-        this.resets = resets;
-        this.clock = clock;
-        this.timing = timing;
-        this.me = me;
-        this.calls = calls;
-        this.callThreads = callThreads;
-        this.events = events;
+    Candidate(ControllerLease lease, Parts parts) {
+        super(lease, parts);
     }
 
     /** One step while waiting (or serving unleased): read who holds the lease, then take, adopt or wait. */

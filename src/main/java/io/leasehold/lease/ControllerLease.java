@@ -80,11 +80,12 @@ public final class ControllerLease implements LeaseGate {
         this.timing = timing;
         this.me = me;
         this.calls = new BoundedCalls(calls);
-        StoreResets resets = new StoreResets(store, floor, this.calls, clock, me, wall);
         this.steps = new SerialSteps(steps);
         this.events = events;
-        this.candidate = new Candidate(this, store, resets, clock, timing, me, this.calls, calls, events);
-        this.holding = new Holding(this, store, resets, clock, timing, me, this.calls, calls, events);
+        LeaseSide.Parts parts = new LeaseSide.Parts(store, new StoreResets(store, floor, this.calls, clock, me, wall),
+                clock, timing, me, this.calls, calls, events);
+        this.candidate = new Candidate(this, parts);
+        this.holding = new Holding(this, parts);
     }
 
     /**
@@ -129,8 +130,7 @@ public final class ControllerLease implements LeaseGate {
         switch (now.mode()) {
             case HELD -> holding.step(now);
             case WAITING, UNLEASED -> candidate.step(now);
-            default -> {
-            }
+            default -> { } // lost or released: final, nothing to step
         }
     }
 

@@ -1,10 +1,8 @@
 package io.leasehold.lease;
 
-import io.leasehold.core.Clock;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -14,32 +12,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * anything else loses the lease. Runs on the lease's step thread; the deadline itself is the
  * {@link ControllerLease}'s timer.
  */
-final class Holding {
+final class Holding extends LeaseSide {
 
-    private final ControllerLease lease;
-    private final LeaseStore store;
-    private final StoreResets resets;
-    private final Clock clock;
-    private final LeaseTiming timing;
-    private final Holder me;
-    private final BoundedCalls calls;
-    private final Executor callThreads;
-    private final LeaseEvents events;
     /** When the first renewal since the last answered one was sent (0: none unanswered). */
     private long firstUnansweredSentAt;
     private final AtomicBoolean recording = new AtomicBoolean();
 
-    Holding(ControllerLease lease, LeaseStore store, StoreResets resets, Clock clock, LeaseTiming timing, Holder me,
-            BoundedCalls calls, Executor callThreads, LeaseEvents events) {
-        this.lease = lease;
-        this.store = store;
-        this.resets = resets;
-        this.clock = clock;
-        this.timing = timing;
-        this.me = me;
-        this.calls = calls;
-        this.callThreads = callThreads;
-        this.events = events;
+    Holding(ControllerLease lease, Parts parts) {
+        super(lease, parts);
     }
 
     /** One step while holding: renew within the deadline, or lose the lease. */

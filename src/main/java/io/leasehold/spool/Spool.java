@@ -41,12 +41,12 @@ public interface Spool {
     List<ClaimName> claims() throws IOException;
 
     /**
-     * The payload of a claim, read up to {@code leasehold.item.max-bytes}; throws
-     * {@link java.nio.file.NoSuchFileException} when it is gone, and {@link UnfitFileException} when it
-     * is larger than that ({@code OVERSIZED}) or not an item the spool can trust ({@code JUNK},
-     * reported as an anomaly): neither is ever read into memory.
+     * The payload of a claim, read up to {@code leasehold.item.max-bytes}; empty when the claim is no longer
+     * under this name (renewed, taken over, settled). Throws {@link UnfitFileException} when it is larger
+     * than that ({@code OVERSIZED}) or not an item the spool can trust ({@code JUNK}, reported as an
+     * anomaly): neither is ever read into memory.
      */
-    byte[] payload(ClaimName claim) throws IOException;
+    Optional<byte[]> payload(ClaimName claim) throws IOException;
 
     /**
      * Takes over the claim {@code seen}, whose holder stopped renewing it, under a new generation whose lease

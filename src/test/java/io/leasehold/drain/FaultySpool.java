@@ -110,9 +110,9 @@ final class FaultySpool implements Spool {
     }
 
     @Override
-    public byte[] payload(ClaimName claim) throws IOException {
+    public Optional<byte[]> payload(ClaimName claim) throws IOException {
         maybeFail("payload");
-        byte[] payload = real.payload(claim);
+        Optional<byte[]> payload = real.payload(claim);
         afterPayload.run();
         return payload;
     }

@@ -105,8 +105,8 @@ class JetStreamItemStoreContractTest extends StateCountsContract {
                 .filter(o -> o.getObjectName().startsWith("small/")).count());
         assertEquals(1, connection.objectStore(bucket + "-payloads").getList().stream()
                 .filter(o -> o.getObjectName().startsWith("large/") && !o.isDeleted()).count());
-        assertArrayEquals(small, spool.payload(spool.claim("small", clock.now()).orElseThrow()));
-        assertArrayEquals(large, spool.payload(spool.claim("large", clock.now()).orElseThrow()));
+        assertArrayEquals(small, spool.payload(spool.claim("small", clock.now()).orElseThrow()).orElseThrow());
+        assertArrayEquals(large, spool.payload(spool.claim("large", clock.now()).orElseThrow()).orElseThrow());
         var claimed = ledger.mirror().copy().inState("claimed", 10, g -> true);
         assertEquals(2, claimed.size(), "both claims in the picture");
         claimed.forEach(g -> assertEquals(null, g.entry().inline(), "the picture keeps no payload"));
@@ -119,7 +119,7 @@ class JetStreamItemStoreContractTest extends StateCountsContract {
                 () -> store.enqueue("big", new ByteArrayInputStream(payloadOf(101)), limit));
         assertTrue(ledger.read("big").isEmpty());
         store.enqueue("fits", new ByteArrayInputStream(payloadOf(100)), limit);
-        assertArrayEquals(payloadOf(100), spool.payload(spool.claim("fits", clock.now()).orElseThrow()));
+        assertArrayEquals(payloadOf(100), spool.payload(spool.claim("fits", clock.now()).orElseThrow()).orElseThrow());
     }
 
     private static byte[] payloadOf(int size) {

@@ -54,7 +54,7 @@ public abstract class ItemStoreContract {
         assertEquals("pending", enqueue(id, payload).state());
         assertEquals("pending", state(id));
         ClaimName claim = spool.claim(id, clock.now()).orElseThrow();
-        assertArrayEquals(payload, spool.payload(claim));
+        assertArrayEquals(payload, spool.payload(claim).orElseThrow());
         assertEquals(1, store.lookup(id).orElseThrow().attempt());
         assertEquals("claimed", state(id));
     }
@@ -82,7 +82,7 @@ public abstract class ItemStoreContract {
             boolean bWon = b.get(30, TimeUnit.SECONDS);
             assertTrue(aWon ^ bWon, "round " + round + ": exactly one 201, got " + aWon + " and " + bWon);
             ClaimName claim = spool.claim(id, clock.now()).orElseThrow();
-            assertEquals(aWon ? "a" : "b", new String(spool.payload(claim)), "the winner's payload, whole");
+            assertEquals(aWon ? "a" : "b", new String(spool.payload(claim).orElseThrow()), "the winner's payload, whole");
         }
     }
 
@@ -137,7 +137,7 @@ public abstract class ItemStoreContract {
         assertEquals("none", state(id), "not an item before its payload is whole");
         body.release.countDown();
         assertEquals("pending", first.get(30, TimeUnit.SECONDS).state());
-        assertArrayEquals("x".getBytes(), spool.payload(spool.claim(id, clock.now()).orElseThrow()));
+        assertArrayEquals("x".getBytes(), spool.payload(spool.claim(id, clock.now()).orElseThrow()).orElseThrow());
     }
 
     @Test
@@ -231,7 +231,7 @@ public abstract class ItemStoreContract {
         assertEquals("pending", store.retry(id).state());
         ClaimName again = spool.claim(id, clock.now()).orElseThrow();
         assertEquals(1, again.generation().attempt());
-        assertArrayEquals(new byte[] {7}, spool.payload(again), "the payload came back with it");
+        assertArrayEquals(new byte[] {7}, spool.payload(again).orElseThrow(), "the payload came back with it");
         assertThrows(ItemStore.WrongStateException.class, () -> store.retry(id), "only a failed item is retried");
     }
 
@@ -247,7 +247,7 @@ public abstract class ItemStoreContract {
         assertEquals(Optional.empty(), store.lookup(id));
         assertFalse(store.purge(id, ItemState.DONE), "purged once");
         assertEquals("pending", enqueue(id, new byte[] {2}).state());
-        assertArrayEquals(new byte[] {2}, spool.payload(spool.claim(id, clock.now()).orElseThrow()));
+        assertArrayEquals(new byte[] {2}, spool.payload(spool.claim(id, clock.now()).orElseThrow()).orElseThrow());
     }
 
     private List<String> batch(List<String> ids, boolean commit) throws IOException {
@@ -270,7 +270,7 @@ public abstract class ItemStoreContract {
         assertEquals(ids, batch(ids, true));
         for (String id : ids) {
             assertEquals("pending", state(id));
-            assertEquals("payload of " + id, new String(spool.payload(spool.claim(id, clock.now()).orElseThrow())));
+            assertEquals("payload of " + id, new String(spool.payload(spool.claim(id, clock.now()).orElseThrow()).orElseThrow()));
         }
     }
 
@@ -283,7 +283,7 @@ public abstract class ItemStoreContract {
         assertEquals("none", state(ids.get(0)), "the batch's first item is gone with it");
         assertEquals("none", state(ids.get(2)));
         assertEquals("pending", enqueue(ids.get(0), new byte[0]).state(), "its ids are free again");
-        assertArrayEquals("first".getBytes(), spool.payload(spool.claim(known, clock.now()).orElseThrow()),
+        assertArrayEquals("first".getBytes(), spool.payload(spool.claim(known, clock.now()).orElseThrow()).orElseThrow(),
                 "the known item is untouched");
     }
 
