@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * exec children run in sessions of their own, so nothing in the kernel ends them with the service:
@@ -20,7 +19,6 @@ import org.junit.jupiter.api.parallel.Isolated;
  * renewal interval, so they never work on claims another instance has taken over; a clean stop
  * ends them as before; and the watchdog itself never outlives the service.
  */
-@Isolated // real-time margins of a second or two: run alone, not beside another class of processes
 class ChildWatchdogIT {
 
     /** lease 3s / 3 renewals: the bound for the children of a killed service. */

@@ -105,6 +105,8 @@ final class FencingRig implements AutoCloseable {
         config.put("leasehold.nats.url", proxy.natsUrl());
         config.put("leasehold.drain.mode", "leader");
         config.put("leasehold.drain.concurrency", "1");
+        // One machine, one clock: a new JetStream lease store is moved past it after 1 s, not the default 10 s.
+        config.put("leasehold.claim.max-skew", "1s");
         config.putAll(extra);
         ServiceProcess p = cluster.start(name, config);
         proxies.put(p, proxy);

@@ -16,14 +16,12 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The bus goes away under packaged instances: NATS stopped past the renew-deadline costs the holder its
  * lease (exit 3) and a candidate takes it when NATS is back; NATS wiped and restarted empty still gives
  * a higher epoch than any before, because the floor kept in the shared spool moves the new bucket past it.
  */
-@Isolated // lease timings of 1-3 s: run alone, not beside another class of processes
 class LeaseBusIT {
 
     private LeaseCluster cluster;

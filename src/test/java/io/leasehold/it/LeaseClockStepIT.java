@@ -16,7 +16,6 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The wall clock of the lease's holder stepped back an hour while it holds (an NTP step, by
@@ -26,7 +25,6 @@ import org.junit.jupiter.api.parallel.Isolated;
  * holder lost the lease at its renew-deadline and exited 3. LeaseCluster's timings (renew-every 1s,
  * renew-deadline 2s), so one missing tick would already cost the lease.
  */
-@Isolated // real-time margins of a second or two: run alone, not beside another class of processes
 class LeaseClockStepIT {
 
     /** Renewals after the step that must each be seen: well past one renew-deadline. */

@@ -17,7 +17,6 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Command mode of the packaged jar reads the service's configuration, as the service does:
@@ -26,7 +25,6 @@ import org.junit.jupiter.api.parallel.Isolated;
  * value that cannot be read is one line naming its key, exit 1. {@code lease status} shows the bucket
  * and key it read, on a real nats-server.
  */
-@Isolated // lease timings of 1-3 s: run alone, not beside another class of processes
 class LeaseCommandConfigIT {
 
     private static final Duration DEADLINE = Duration.ofSeconds(30);

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Issue 9, scenario 2: the holder's connection to NATS is taken away by a {@link TcpProxy} right after
@@ -24,7 +23,6 @@ import org.junit.jupiter.api.parallel.Isolated;
  * act, and exit 3. The issue's timings (duration 7s, renew-deadline 6s, renew-every 5s) scaled down:
  * a renewal falls due half a second before the deadline, and the next one only past the duration.
  */
-@Isolated // real-time margins of a second or two: run alone, not beside another class of processes
 class LeaseCutOffHolderFaultIT {
 
     static final Timing TIMING = new Timing(Duration.ofMillis(3500), Duration.ofSeconds(2), Duration.ofMillis(2500));

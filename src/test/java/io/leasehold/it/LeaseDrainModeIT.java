@@ -19,13 +19,11 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Every attempt carries the holder's epoch ($LEASEHOLD_EPOCH): in leader mode only the holder drains;
  * in claims mode every instance drains, a waiting one under the holder's epoch.
  */
-@Isolated // lease timings of 1-3 s: run alone, not beside another class of processes
 class LeaseDrainModeIT {
 
     private LeaseCluster cluster;

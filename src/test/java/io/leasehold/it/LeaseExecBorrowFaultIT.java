@@ -14,7 +14,6 @@ import io.leasehold.testing.ServiceProcess;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Issue 9, scenario 4: {@code lease exec} borrows the epoch of a serving holder, its CMD acting in a
@@ -23,7 +22,6 @@ import org.junit.jupiter.api.parallel.Isolated;
  * machine). The borrower must have CMD stopped, KILL included, before the candidate takes over: the
  * borrowed epoch's last act comes before the next epoch's take. LeaseCluster's timings.
  */
-@Isolated // real-time margins of a second or two: run alone, not beside another class of processes
 class LeaseExecBorrowFaultIT {
 
     @RegisterExtension

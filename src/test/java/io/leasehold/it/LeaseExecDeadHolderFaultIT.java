@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Issue 9, scenario 5: the service holding the lease is SIGKILLed while it acts, and {@code lease exec}
@@ -24,7 +23,6 @@ import org.junit.jupiter.api.parallel.Isolated;
  * it may take the lease, take a fresh epoch, and run CMD to its end — answering CMD's status, 0.
  * Each round a fresh service takes the lease the command gave back. LeaseCluster's timings.
  */
-@Isolated // real-time margins of a second or two: run alone, not beside another class of processes
 class LeaseExecDeadHolderFaultIT {
 
     @RegisterExtension

@@ -19,7 +19,6 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Issue 9, scenario 7: the epoch floor of {@code lease exec}. A service on a spool whose floor says 500
@@ -31,7 +30,6 @@ import org.junit.jupiter.api.parallel.Isolated;
  * an epoch above every earlier one, no sooner than a full duration after the reset, and creates nothing
  * where it runs. LeaseCluster's timings.
  */
-@Isolated // real-time margins of a second or two: run alone, not beside another class of processes
 class LeaseExecFloorFaultIT {
 
     private static final long FLOOR = 500;

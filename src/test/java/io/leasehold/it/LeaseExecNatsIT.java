@@ -22,7 +22,6 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * {@code lease exec} and {@code lease status} of the packaged jar against a real nats-server: with a
@@ -31,7 +30,6 @@ import org.junit.jupiter.api.parallel.Isolated;
  * takes the lease for its run on the service's floor, gives it back after, and stops CMD when it loses
  * it, KILL before the duration); without the service's spool it takes nothing.
  */
-@Isolated // lease timings of 1-3 s: run alone, not beside another class of processes
 class LeaseExecNatsIT {
 
     private static final Duration DEADLINE = Duration.ofSeconds(60);

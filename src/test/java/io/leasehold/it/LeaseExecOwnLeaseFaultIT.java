@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Issue 9, scenario 3: {@code lease exec} takes the lease for its own run (nobody holds it), its CMD
@@ -29,7 +28,6 @@ import org.junit.jupiter.api.parallel.Isolated;
  * linger once CMD has ended. LeaseCluster's timings (duration 3s, renew-deadline 2s, renew-every 1s):
  * the KILL must come within a second of the TERM.
  */
-@Isolated // real-time margins of a second or two: run alone, not beside another class of processes
 class LeaseExecOwnLeaseFaultIT {
 
     /** What a command may take to exit once CMD has: its own JVM's shutdown, well under the grace. */

@@ -12,13 +12,11 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A NATS user the bucket is refused to, and nobody holding the lease: {@code lease exec} acts unleased
  * under epoch 0 as the service would (docs/lease.md), and {@code lease status} cannot read: exit 1.
  */
-@Isolated // lease timings of 1-3 s: run alone, not beside another class of processes
 class LeaseExecUnleasedIT {
 
     private static final Duration DEADLINE = Duration.ofSeconds(60);

@@ -21,14 +21,12 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The lease rules of docs/lease.md with packaged instances on one bucket of a real NATS server: exactly one holds the
  * controller lease; a SIGKILLed holder is replaced within duration + renew-every at a higher epoch; a
  * holder frozen (SIGSTOP) past the duration is replaced and, resumed, acts no more and exits 3.
  */
-@Isolated // lease timings of 1-3 s: run alone, not beside another class of processes
 class LeaseHoldingIT {
 
     /**

@@ -17,7 +17,6 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -28,7 +27,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * it is stopped (longer than any deadline), each act logged with its epoch and time; the act log must show
  * no act under an epoch after the first act (or the take) of a later one.
  */
-@Isolated // real-time margins of a second or two: run alone, not beside another class of processes
 class LeasePartitionFaultIT {
 
     /** A 1.5 s gap from the deadline to the take; each hand-back over the dead link waits out 2 s. */

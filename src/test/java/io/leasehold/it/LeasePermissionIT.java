@@ -14,14 +14,12 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Users the bus refuses the lease bucket to (docs/lease.md): with nobody holding the lease they serve
  * unleased (epoch 0), saying why in /lease and once in the log; one that can still read the bucket
  * exits 3 once it sees a permitted instance holding the lease.
  */
-@Isolated // lease timings of 1-3 s: run alone, not beside another class of processes
 class LeasePermissionIT {
 
     // admin: everything. outsider: no JetStream API and no KV subjects at all. reader: may read the

@@ -20,7 +20,6 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Issue 9, scenario 1: 250 uploads that stall mid-body, as many of them streaming as the service
@@ -29,7 +28,6 @@ import org.junit.jupiter.api.parallel.Isolated;
  * stops acting — its child KILLed — before the candidate takes over; and a holder that lost the lease
  * exits 3. LeaseCluster's timings: duration 3s, renew-deadline 2s, renew-every 1s.
  */
-@Isolated // real-time margins of a second or two: run alone, not beside another class of processes
 class LeaseStarvedHolderFaultIT {
 
     private static final int STALLED = 250;

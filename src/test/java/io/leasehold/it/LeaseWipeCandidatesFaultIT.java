@@ -21,7 +21,6 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Issue 9, scenario 6: the NATS store is wiped (stopped, its data deleted, started empty) under a holder
@@ -33,7 +32,6 @@ import org.junit.jupiter.api.parallel.Isolated;
  * saying "held". Timings: duration 4s, renew-deadline 3s, renew-every 2s; each service's ticks keep the
  * phase of its start, so candidates started one after another look at different moments.
  */
-@Isolated // real-time margins of a second or two: run alone, not beside another class of processes
 class LeaseWipeCandidatesFaultIT {
 
     static final FencingRig.Timing TIMING = new FencingRig.Timing(Duration.ofSeconds(4), Duration.ofSeconds(2),

@@ -18,7 +18,6 @@ import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Issue 24, the Knative form: JetStream spool, and every instance on a spool folder of its own that
@@ -27,7 +26,6 @@ import org.junit.jupiter.api.parallel.Isolated;
  * afterwards that knows nothing of what came before: its epoch must still be higher, and the old
  * holder's acts must end before the new epoch's first.
  */
-@Isolated // real-time margins of a second or two: run alone, not beside another class of processes
 class LeaseWipeWithoutAVolumeFaultIT {
 
     static final FencingRig.Timing TIMING = new FencingRig.Timing(Duration.ofSeconds(4), Duration.ofSeconds(1),

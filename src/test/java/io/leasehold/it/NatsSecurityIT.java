@@ -21,7 +21,6 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The packaged service on a nats-server that asks for TLS with client certificates and a password:
@@ -30,7 +29,6 @@ import org.junit.jupiter.api.parallel.Isolated;
  * {@code leasehold.lease.replicas=3} of a lone server waits with the key named (no hang), and an
  * existing R1 bucket is used as it is, said in the log.
  */
-@Isolated // lease timings of 1-3 s: run alone, not beside another class of processes
 class NatsSecurityIT {
 
     private static final String PASSWORD = "alice-it-pw-51d0";

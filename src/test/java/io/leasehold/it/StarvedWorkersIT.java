@@ -17,14 +17,12 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Issue 8, scenario 2: uploads that stall mid-body must not starve claim renewal. Instance a holds a
  * long attempt while 250 clients start uploads and then send nothing more; instance b is ready to take
  * the claim over the moment a's renewals let it expire. The claim must survive: one run, attempt 1.
  */
-@Isolated // real-time margins of a second or two: run alone, not beside another class of processes
 class StarvedWorkersIT {
 
     private static final int STALLED = 250;

@@ -28,6 +28,13 @@ public final class PackagedArtifact {
      */
     public static final String CDS = "leasehold.artifact.cds";
 
+    /**
+     * The system property (set by failsafe) of JVM options every start of the jar is given before the test's
+     * own: {@code -XX:TieredStopAtLevel=1} in the suite, where each JVM lives seconds and so spends about a
+     * third less CPU starting; blank under {@code -Pbenchmark}, whose figures are the JVM's defaults.
+     */
+    public static final String JVM_OPTIONS = "leasehold.artifact.jvm-options";
+
     private static final String HOW_TO_BUILD = "build it with ./mvnw package (the jar) or ./mvnw verify -Dnative"
             + " (the native runner)";
 
@@ -118,7 +125,7 @@ public final class PackagedArtifact {
     }
 
     /**
-     * The command that runs the artifact: {@code jvmOptions} (each {@code -X...}), then {@code settings} as
+     * The command that runs the artifact: the suite's {@link #JVM_OPTIONS}, {@code jvmOptions} (each {@code -X...}), then {@code settings} as
      * {@code -Dkey=value}, then {@code args} for the application. The native runner reads no runtime options
      * from its command line (its image is built with {@code -H:-ParseRuntimeOptions}, docs/native.md) and
      * refuses a first word {@code -X...}: the JVM options are left out for it, its heap is its own default.
@@ -127,7 +134,13 @@ public final class PackagedArtifact {
         List<String> command = new ArrayList<>();
         command.add(type == Type.JAR ? Path.of(System.getProperty("java.home"), "bin", "java").toString()
                 : file.toString());
-        for (String option : jvmOptions) {
+        List<String> options = new ArrayList<>();
+        String suiteOptions = System.getProperty(JVM_OPTIONS, "").strip();
+        if (!suiteOptions.isEmpty()) {
+            options.addAll(List.of(suiteOptions.split("\\s+")));
+        }
+        options.addAll(jvmOptions);
+        for (String option : options) {
             if (!option.startsWith("-X")) {
                 throw new IllegalArgumentException("not a JVM option: " + option + " (settings go in as -D, the rest"
                         + " are arguments)");

@@ -71,6 +71,31 @@ class PackagedArtifactTest {
     }
 
     @Test
+    void theSuitesJvmOptionsComeBeforeTheTestsOwnOnAJarAndAreLeftOutForANativeRunner() throws IOException {
+        Path jar = file("quarkus-app/quarkus-run.jar", "rw-r--r--");
+        Path runner = file("leasehold-runner", "rwxr-xr-x");
+        PackagedArtifact onJar = PackagedArtifact.read(properties("path=quarkus-app/quarkus-run.jar", "type=jar"));
+        PackagedArtifact onNative = PackagedArtifact.read(properties("path=leasehold-runner", "type=native"));
+        String before = System.setProperty(PackagedArtifact.JVM_OPTIONS, " -XX:TieredStopAtLevel=1  -Xss1m ");
+        try {
+            assertEquals(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-XX:TieredStopAtLevel=1", "-Xss1m", "-Xmx64m", "-jar", jar.toString(), "items", "list"),
+                    onJar.command(List.of("-Xmx64m"), Map.of(), List.of("items", "list")));
+            assertEquals(List.of(runner.toString(), "items", "list"),
+                    onNative.command(List.of("-Xmx64m"), Map.of(), List.of("items", "list")));
+            System.setProperty(PackagedArtifact.JVM_OPTIONS, "-Dk=v");
+            assertThrows(IllegalArgumentException.class, () -> onJar.command(List.of(), Map.of(), List.of()),
+                    "a suite option that is not a JVM option is refused like the test's own");
+        } finally {
+            if (before == null) {
+                System.clearProperty(PackagedArtifact.JVM_OPTIONS);
+            } else {
+                System.setProperty(PackagedArtifact.JVM_OPTIONS, before);
+            }
+        }
+    }
+
+    @Test
     void somethingThatIsNotAJvmOptionIsRefusedRatherThanPassedOn() throws IOException {
         file("quarkus-app/quarkus-run.jar", "rw-r--r--");
         PackagedArtifact artifact = PackagedArtifact.read(properties("path=quarkus-app/quarkus-run.jar", "type=jar"));
