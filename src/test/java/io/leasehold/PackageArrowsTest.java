@@ -24,12 +24,15 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The packages import one way: no cycle among them, and every arrow between them is the one the diagram in
  * docs/architecture.md draws, so the map a newcomer reads is the code's. Read from the class files, so a
  * name written out in full counts as an import does.
  */
+@Execution(ExecutionMode.CONCURRENT) // beside the one-at-a-time tests: see the surefire settings in pom.xml
 class PackageArrowsTest {
 
     private static final String ROOT = "io.leasehold";

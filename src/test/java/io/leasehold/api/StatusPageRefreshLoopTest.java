@@ -19,6 +19,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.openqa.selenium.By;
 
 /**
@@ -26,6 +28,7 @@ import org.openqa.selenium.By;
  * and ten thousand failed items are listed bounded. Against a stub API (the page's own files, served from
  * the classpath beside answers the test chooses).
  */
+@Execution(ExecutionMode.CONCURRENT) // beside the one-at-a-time tests: see the surefire settings in pom.xml
 class StatusPageRefreshLoopTest {
 
     private HttpServer server;

@@ -20,11 +20,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The item store contract, scheduling and history, the counts per state, and the running claims' ages (kept by the ledger's
  * picture), on a real nats-server, a fresh ledger and payload bucket per test.
  */
+@Execution(ExecutionMode.CONCURRENT) // beside the one-at-a-time tests: see the surefire settings in pom.xml
 class JetStreamItemStoreContractTest extends StateCountsContract {
 
     @RegisterExtension

@@ -21,11 +21,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * A JetStream batch's memory bound and rollback, seen in the ledger and the object store themselves: the
  * API contract ({@code BatchEnqueueContract}) shows the same batches answer alike on both backends.
  */
+@Execution(ExecutionMode.CONCURRENT) // beside the one-at-a-time tests: see the surefire settings in pom.xml
 class JetStreamStagedBatchTest {
 
     @RegisterExtension

@@ -24,11 +24,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The ledger's picture (LedgerMirror) is rebuilt only when it must be, and a rebuild or a second end of
  * data never ends the watch that answers: each on a real nats-server.
  */
+@Execution(ExecutionMode.CONCURRENT) // beside the one-at-a-time tests: see the surefire settings in pom.xml
 class LedgerMirrorRebuildTest {
 
     @RegisterExtension

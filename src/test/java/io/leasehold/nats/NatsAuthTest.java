@@ -10,11 +10,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Each way of logging in to a real nats-server: the right credentials connect and work on KV; wrong
  * or missing ones are refused with one line that names the setting to look at and holds no secret.
  */
+@Execution(ExecutionMode.CONCURRENT) // beside the one-at-a-time tests: see the surefire settings in pom.xml
 class NatsAuthTest {
 
     private static final String ALICE_PASSWORD = "alice-pw-7f3e";

@@ -8,8 +8,11 @@ import io.leasehold.testing.NatsServer;
 import io.nats.client.Connection;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** Connection settings against a real server that demands a token. */
+@Execution(ExecutionMode.CONCURRENT) // beside the one-at-a-time tests: see the surefire settings in pom.xml
 class NatsConnectorTest {
 
     @Test

@@ -12,11 +12,14 @@ import io.leasehold.testing.NatsServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * A bus whose user list does not grant the lease bucket: the store must say DENIED (retrying will not
  * help until the grant changes), never INDETERMINATE (which would read as "the bus is gone").
  */
+@Execution(ExecutionMode.CONCURRENT) // beside the one-at-a-time tests: see the surefire settings in pom.xml
 class NatsKvPermissionTest {
 
     private static final String BUCKET = "leasehold";

@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * TLS to a real nats-server whose certificates the test makes (a CA of its own, and a rogue one):
@@ -19,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * for another host, no TLS at all and unreadable stores are refused with a line naming the setting.
  * With {@code verify: true} the server also checks the client's certificate (mutual TLS).
  */
+@Execution(ExecutionMode.CONCURRENT) // beside the one-at-a-time tests: see the surefire settings in pom.xml
 class NatsTlsTest {
 
     private static final String PW = TestCertificates.PASSWORD;

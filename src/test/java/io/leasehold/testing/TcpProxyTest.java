@@ -18,8 +18,11 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** {@link TcpProxy} in front of an echo server on loopback: pass, blackhole, cut, resume, per link. */
+@Execution(ExecutionMode.CONCURRENT) // beside the one-at-a-time tests: see the surefire settings in pom.xml
 class TcpProxyTest {
 
     /** How long "nothing arrives" is watched for: a forwarded byte on loopback takes microseconds. */
