@@ -2,6 +2,7 @@ package io.leasehold.api;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.leasehold.testing.UniqueNames;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -49,7 +50,7 @@ final class HeadlessChromium implements AutoCloseable {
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(DRIVER.toFile())
                 .usingAnyFreePort()
-                .withLogFile(new File("target/chromedriver.log"))
+                .withLogFile(new File("target/chromedriver-" + UniqueNames.next() + ".log"))
                 .build();
         ChromeOptions options = new ChromeOptions();
         options.setBinary(BROWSER.toFile());

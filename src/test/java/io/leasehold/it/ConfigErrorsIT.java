@@ -159,8 +159,8 @@ class ConfigErrorsIT {
         Map<String, String> settings = new LinkedHashMap<>(bad.settings());
         settings.put("quarkus.http.port", Integer.toString(port));
         List<String> command = new ArrayList<>(bad.wrapper());
-        command.addAll(PackagedArtifact.current().command(List.of("-Xmx64m", "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1"), settings, List.of()));
+        command.addAll(PackagedArtifact.current().command(List.of("-Xmx64m", "-XX:+UseSerialGC"), settings,
+                List.of()));
         Path out = cwd.resolve("stdout");
         Path err = cwd.resolve("stderr");
         ProcessBuilder builder = new ProcessBuilder(command).directory(cwd.toFile())

@@ -31,8 +31,8 @@ class LeaseHoldingIT {
 
     /**
      * What the failover bound may exceed duration + renew-every by, all of it measurement: the test
-     * looks every 20 ms (Await), each look is one /lease round trip to a JVM on a busy 2-core machine,
-     * and the kill is timed from before the `kill` command is spawned.
+     * looks at most 50 ms apart (Await), each look is one /lease round trip to a JVM on a busy 2-core
+     * machine, and the kill is timed from before the `kill` command is spawned.
      */
     static final Duration POLLING_SLACK = Duration.ofMillis(300);
 

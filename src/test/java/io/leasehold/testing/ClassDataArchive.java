@@ -57,7 +57,7 @@ final class ClassDataArchive {
         int port = FreePorts.take();
         Path spool = Files.createDirectories(dir.resolve("spool-" + ProcessHandle.current().pid()));
         List<String> command = new ArrayList<>(jar.command(List.of("-Xmx160m", "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1", "-XX:ArchiveClassesAtExit=" + made),
+                "-XX:ArchiveClassesAtExit=" + made),
                 Map.of("leasehold.spool.dir", spool.toString(), "quarkus.http.port", Integer.toString(port)), List.of()));
         Process p = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("making.log").toFile()).start();

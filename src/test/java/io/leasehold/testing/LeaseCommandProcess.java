@@ -90,7 +90,7 @@ public final class LeaseCommandProcess implements AutoCloseable {
         // (a job started with '&' inherits SIGINT ignored, and a JVM cannot undo that).
         List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT"));
         command.addAll(PackagedArtifact.current().command(
-                List.of("-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"), config, args));
+                List.of("-Xmx64m", "-XX:+UseSerialGC"), config, args));
         try {
             Path dir = Files.createDirectories(Path.of("target", "it-logs"));
             String stem = name + "-" + System.nanoTime();

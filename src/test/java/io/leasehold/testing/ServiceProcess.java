@@ -60,13 +60,14 @@ public final class ServiceProcess implements AutoCloseable {
         int port = FreePorts.take();
         Map<String, String> settings = new LinkedHashMap<>(config);
         settings.put("quarkus.http.port", Integer.toString(port));
-        // Several processes share two cores with the build: keep each small and quick to start.
+        // Several processes share two cores with the build: keep each small (C1 alone: its.jvm.options, the pom).
         List<String> command = new ArrayList<>(wrapper);
         command.addAll(PackagedArtifact.current().command(
-                List.of("-Xmx160m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"), settings, List.of()));
+                List.of("-Xmx160m", "-XX:+UseSerialGC"), settings, List.of()));
         try {
             Path dir = Files.createDirectories(Path.of("target", "it-logs"));
-            Path log = dir.resolve(name + "-" + System.currentTimeMillis() + ".log");
+            Path log = dir.resolve(name + "-" + System.currentTimeMillis() + "-" + UniqueNames.next()
+                    + ".log");
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(log.toFile());
             builder.environment().putAll(env);

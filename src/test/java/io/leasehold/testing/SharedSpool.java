@@ -54,7 +54,7 @@ public final class SharedSpool {
     public static SharedSpool create(String name, String body) {
         try {
             Path root = Files.createDirectories(Path.of("target", "it-spool").toAbsolutePath()
-                    .resolve(name + "-" + System.currentTimeMillis()));
+                    .resolve(name + "-" + System.currentTimeMillis() + "-" + UniqueNames.next()));
             SharedSpool shared = new SharedSpool(root);
             for (String folder : List.of("tmp", "pending")) {
                 Files.createDirectories(shared.spool.resolve(folder));
