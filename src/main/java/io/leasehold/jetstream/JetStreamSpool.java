@@ -141,7 +141,8 @@ public final class JetStreamSpool implements Spool {
         try {
             return Optional.of(payloads.get(seen.get().entry().payload()));
         } catch (NoSuchFileException e) {
-            return Optional.empty(); // settled and purged since the ledger was read
+            // Settled and purged since the ledger was read, or lost from the store: nothing to work on.
+            return Optional.empty();
         }
     }
 
