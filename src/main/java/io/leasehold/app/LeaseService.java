@@ -102,6 +102,24 @@ public class LeaseService implements LeaseFace {
     }
 
     @Override
+    public LeaseGate holderGate() {
+        return () -> {
+            ControllerLease current = lease;
+            if (current == null) {
+                if (configured()) {
+                    throw new ActRefused(before.reason());
+                }
+                return 0;
+            }
+            long epoch = current.epochForAct();
+            if (!current.leads()) { // asked after: the epoch above is this instance's own only if it still leads
+                throw new ActRefused("this instance does not hold the controller lease; its holder does this work");
+            }
+            return epoch;
+        };
+    }
+
+    @Override
     public Standing standing() {
         ControllerLease current = lease;
         return current == null ? before : current.standing();

@@ -106,6 +106,7 @@ public final class ConfigCheck {
         problems.built(() -> ConfigRecords.leaseTerms(config)); // the claim terms, for commands that work on items
         RemoteRules.lease(problems, config.lease());
         RemoteRules.nats(problems, config);
+        schedules(problems, config);
         problems.stopIfAny();
     }
 
@@ -175,6 +176,12 @@ public final class ConfigCheck {
         RemoteRules.lease(problems, c.lease());
         RemoteRules.nats(problems, c);
         problems.notBlankWhenSet("leasehold.api.token", c.api().token());
+        schedules(problems, c);
+    }
+
+    /** Each schedule on its own, so every bad one is named in the same line. */
+    private static void schedules(Problems problems, LeaseholdConfig c) {
+        new java.util.TreeMap<>(c.schedules()).forEach((name, s) -> problems.built(() -> ConfigRecords.schedule(name, s)));
     }
 
     private static void maxBytes(Problems problems, LeaseholdConfig c) {

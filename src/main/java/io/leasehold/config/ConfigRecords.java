@@ -1,6 +1,18 @@
 package io.leasehold.config;
 
 import io.leasehold.core.Backoff;
+import io.leasehold.core.DurationText;
+import io.leasehold.core.Every;
+import io.leasehold.core.FireTimeIds;
+import io.leasehold.core.InvalidSetting;
+import io.leasehold.core.Misfire;
+import io.leasehold.core.Recurrence;
+import io.leasehold.core.RecurringSchedule;
+import io.leasehold.schedule.CronRecurrence;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
 import io.leasehold.core.LeaseTerms;
 import io.leasehold.drain.DrainSettings;
 import io.leasehold.lease.LeaseTiming;
@@ -43,6 +55,34 @@ public final class ConfigRecords {
         LeaseholdConfig.DrainConfig drain = config.drain();
         return new DrainSettings(drain.concurrency(), drain.maxAttempts(), drain.pollInterval(),
                 config.handler().timeout(), backoff, drain.shutdownTimeout(), config.claim().takeover());
+    }
+
+    /** The recurring schedules, by name; each refusal names its schedule's key. */
+    public static List<RecurringSchedule> schedules(LeaseholdConfig config) {
+        List<RecurringSchedule> all = new ArrayList<>();
+        new TreeMap<>(config.schedules()).forEach((name, c) -> all.add(schedule(name, c)));
+        return List.copyOf(all);
+    }
+
+    static RecurringSchedule schedule(String name, LeaseholdConfig.ScheduleConfig c) {
+        if (!FireTimeIds.isName(name)) {
+            throw new InvalidSetting("leasehold.schedules.\"" + name + "\"", "is not a schedule name: a name must match "
+                    + FireTimeIds.NAME.pattern() + " (it is the start of its items' ids)");
+        }
+        String cronKey = RecurringSchedule.key(name, "cron");
+        String everyKey = RecurringSchedule.key(name, "every");
+        Optional<String> cron = c.cron().filter(s -> !s.isBlank());
+        if (cron.isPresent() == c.every().isPresent()) {
+            throw new InvalidSetting(cronKey, "or " + everyKey + " must be set, exactly one of the two, got "
+                    + (cron.isPresent() ? "both" : "neither"));
+        }
+        Recurrence recurrence = cron.isPresent()
+                ? CronRecurrence.parse(cronKey, cron.get(), RecurringSchedule.key(name, "time-zone"), c.timeZone())
+                : Every.of(everyKey, c.every().get());
+        return new RecurringSchedule(name, recurrence, cron.isPresent() ? "cron" : "every",
+                cron.orElseGet(() -> DurationText.of(c.every().get())), cron.isPresent() ? c.timeZone() : "UTC",
+                c.payload().orElse(""), Misfire.of(RecurringSchedule.key(name, "misfire"), c.misfire()),
+                c.maxCatchUp(), c.paused());
     }
 
     public static LeaseTiming leaseTiming(LeaseholdConfig.LeaseConfig lease) {

@@ -6,6 +6,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithParentName;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 /** Every {@code leasehold.*} setting, with its default. Checked once at start by {@link ConfigCheck}. */
@@ -32,6 +33,36 @@ public interface LeaseholdConfig {
     LeaseConfig lease();
 
     MetricsConfig metrics();
+
+    /** Recurring schedules by name: {@code leasehold.schedules."<name>".*} (docs/schedules.md). */
+    Map<String, ScheduleConfig> schedules();
+
+    interface ScheduleConfig {
+        /** Quartz cron with seconds, as quarkus-scheduler reads it ({@code 0 0 2 * * ?}); or {@link #every}. */
+        Optional<String> cron();
+
+        /** A period, whole seconds, its fire times the multiples of it since 1970-01-01T00:00:00Z; or {@link #cron}. */
+        Optional<Duration> every();
+
+        /** The zone a cron expression is read in. */
+        @WithDefault("UTC")
+        String timeZone();
+
+        /** The items' payload, as text. */
+        Optional<String> payload();
+
+        /** {@code latest}, {@code all} or {@code skip}: what to do with fire times nobody fired. */
+        @WithDefault("latest")
+        String misfire();
+
+        /** With {@code misfire=all}: the most items one catch-up makes (the latest fire times missed). */
+        @WithDefault("100")
+        int maxCatchUp();
+
+        /** Starts paused (until resumed by hand: what the spool keeps wins). */
+        @WithDefault("false")
+        boolean paused();
+    }
 
     interface MetricsConfig {
         /** A running claim held longer than this many claim leases counts as stuck ({@code leasehold_claims_stuck}). */

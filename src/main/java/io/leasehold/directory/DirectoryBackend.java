@@ -18,6 +18,7 @@ public final class DirectoryBackend implements SpoolBackend {
     private final PosixSpool spool;
     private final PosixItemStore store;
     private final PosixSpoolUpkeep upkeep;
+    private final DirectoryScheduleBook schedules;
 
     /**
      * The adapters on the spool under {@code layout}, whose folders its upkeep makes at start when missing;
@@ -29,6 +30,7 @@ public final class DirectoryBackend implements SpoolBackend {
         this.spool = new PosixSpool(layout, anomalies, clock, maxBytes, tag);
         this.store = new PosixItemStore(layout, spool, terms, clock, sync);
         this.upkeep = new PosixSpoolUpkeep(layout, spool, store);
+        this.schedules = new DirectoryScheduleBook(layout);
     }
 
     public SpoolLayout layout() {
@@ -48,6 +50,11 @@ public final class DirectoryBackend implements SpoolBackend {
     @Override
     public SpoolUpkeep upkeep() {
         return upkeep;
+    }
+
+    @Override
+    public DirectoryScheduleBook schedules() {
+        return schedules;
     }
 
     @Override

@@ -18,7 +18,9 @@ public enum SpoolFolder {
     /** Per claim: {@code <id>/<generation>}, what that claim recorded about its attempt ({@link AttemptRecord}). */
     ATTEMPTS("attempts"),
     /** Spools written before {@code attempts/} kept why an item last failed here, by id; still read, never written. */
-    REASONS("reasons");
+    REASONS("reasons"),
+    /** Per recurring schedule: its mark, {@code <name>~<fire time>}, and a pause by hand, {@code <name>~pause}. */
+    SCHEDULES("schedules");
 
     private final String dirName;
 

@@ -105,6 +105,8 @@ public final class ExecHandler implements Handler, AutoCloseable {
             env.put("LEASEHOLD_ITEM_ID", item.id());
             env.put("LEASEHOLD_ATTEMPT", Integer.toString(item.attempt()));
             env.put("LEASEHOLD_EPOCH", Long.toString(item.epoch()));
+            env.remove("LEASEHOLD_FIRE_TIME"); // the service's own environment's, if any, is not this item's
+            item.fireTime().ifPresent(t -> env.put("LEASEHOLD_FIRE_TIME", t.toString()));
             Process process = builder.start();
             ChildOutput stdout = ChildOutput.follow(item.id(), item.attempt(), item.epoch(), "stdout", process.getInputStream());
             ChildOutput stderr = ChildOutput.follow(item.id(), item.attempt(), item.epoch(), "stderr", process.getErrorStream());

@@ -19,7 +19,7 @@ import java.nio.charset.StandardCharsets;
  * source and id and treats a repeat as a redelivery, which is exactly what a retry is, so a receiver
  * can de-duplicate on it. {@code Leasehold-Attempt} tells attempts apart. Epoch and attempt also go as the
  * extension attributes {@code ce-leaseholdepoch} and {@code ce-leaseholdattempt}, and {@code ce-time} is
- * when the attempt began (RFC 3339, UTC).
+ * the fire time of a schedule's item ({@link WorkItem#fireTime}), otherwise when the attempt began (RFC 3339, UTC).
  *
  * <p>Cancelling the returned Uni (claim lost, timeout, shutdown) resets the request, which closes its
  * connection: the receiver sees the attempt end instead of finishing work nobody waits for.
@@ -61,7 +61,7 @@ public final class HttpHandler implements Handler {
                     .putHeader("ce-source", target.source())
                     .putHeader("ce-type", target.type())
                     .putHeader("Content-Type", target.contentType())
-                    .putHeader("ce-time", item.startedAt().toString())
+                    .putHeader("ce-time", item.fireTime().orElse(item.startedAt()).toString())
                     .putHeader("Leasehold-Epoch", epoch)
                     .putHeader("Leasehold-Attempt", attempt)
                     // Knative brokers and channels forward ce-* attributes and drop other headers: the

@@ -12,6 +12,7 @@ import io.leasehold.nats.NatsSettings;
 import io.leasehold.spool.Anomaly;
 import io.leasehold.spool.ArrivalWatch;
 import io.leasehold.spool.ItemStore;
+import io.leasehold.spool.ScheduleBook;
 import io.leasehold.spool.Spool;
 import io.leasehold.spool.SpoolBackend;
 import io.leasehold.spool.SpoolUpkeep;
@@ -28,9 +29,11 @@ public final class JetStreamBackend implements SpoolBackend {
     private final JetStreamItemStore store;
     private final JetStreamUpkeep upkeep;
     private final Ledger ledger;
+    private final JetStreamScheduleBook schedules;
 
     private JetStreamBackend(Connection connection, Ledger ledger, JetStreamSpool spool, JetStreamItemStore store,
-            JetStreamUpkeep upkeep) {
+            JetStreamUpkeep upkeep, JetStreamScheduleBook schedules) {
+        this.schedules = schedules;
         this.connection = connection;
         this.ledger = ledger;
         this.spool = spool;
@@ -50,7 +53,8 @@ public final class JetStreamBackend implements SpoolBackend {
         JetStreamSpool spool = new JetStreamSpool(ledger, payloads, clock, instance, tag);
         JetStreamItemStore store = new JetStreamItemStore(ledger, payloads, spool, terms, clock, tmpMaxAge);
         return new JetStreamBackend(connection, ledger, spool, store,
-                new JetStreamUpkeep(connection, ledger, store, new OrphanPayloads(ledger, payloads), servers));
+                new JetStreamUpkeep(connection, ledger, store, new OrphanPayloads(ledger, payloads), servers),
+                new JetStreamScheduleBook(connection, bucket, replicas));
     }
 
     @Override
@@ -66,6 +70,11 @@ public final class JetStreamBackend implements SpoolBackend {
     @Override
     public SpoolUpkeep upkeep() {
         return upkeep;
+    }
+
+    @Override
+    public ScheduleBook schedules() {
+        return schedules;
     }
 
     /** A watch of the ledger for the drain; each call a new one, started and closed by the drain. */

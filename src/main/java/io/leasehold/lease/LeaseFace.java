@@ -12,4 +12,11 @@ public interface LeaseFace {
 
     /** What an act asks before it acts: the epoch to act under, or a refusal. */
     LeaseGate gate();
+
+    /**
+     * The gate of the fleet's singleton work (recurring schedules): the epoch of this instance's own lease, or 0
+     * when it serves with no bus or unleased; refused to every other instance, even one acting beside the holder
+     * under its epoch in claims mode.
+     */
+    LeaseGate holderGate();
 }

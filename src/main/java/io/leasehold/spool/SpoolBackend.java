@@ -18,6 +18,9 @@ public interface SpoolBackend extends AutoCloseable {
     /** Housekeeping: leftovers of stopped writers, retention, the store's own health. */
     SpoolUpkeep upkeep();
 
+    /** What the spool keeps per recurring schedule: marks and pauses, for the whole fleet. */
+    ScheduleBook schedules();
+
     /** A new watch of arrivals for a drain that runs on its own; started and closed by that drain. */
     ArrivalWatch arrivals();
 

@@ -1,0 +1,73 @@
+package io.leasehold.app;
+
+import io.leasehold.clock.TickingClock;
+import io.leasehold.config.ConfigRecords;
+import io.leasehold.config.LeaseholdConfig;
+import io.leasehold.lease.Holders;
+import io.leasehold.metrics.ScheduleGauges;
+import io.leasehold.metrics.ScheduleMeters;
+import io.leasehold.schedule.ScheduleFiring;
+import io.leasehold.spool.ItemStore;
+import io.leasehold.spool.SpoolBackend;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.scheduler.Scheduled;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.inject.Produces;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The recurring schedules' wiring: the firing on the spool's book, gated by the controller lease, and its
+ * trigger. quarkus-scheduler calls {@link #everySecond} on the wall clock; the tick itself runs on a thread of
+ * its own, so a worker pool taken by slow uploads or handlers never delays a fire time (docs/schedules.md).
+ * Tests leave the trigger off ({@code quarkus.scheduler.enabled=false}) and call the firing's tick themselves
+ * on the driven clock.
+ */
+@Singleton
+public class ScheduleWiring {
+
+    private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "leasehold-schedules");
+        t.setDaemon(true);
+        return t;
+    });
+    private final AtomicBoolean ticking = new AtomicBoolean();
+
+    @Inject
+    Instance<ScheduleFiring> firing;
+
+    @Produces
+    @Singleton
+    ScheduleFiring firing(LeaseholdConfig config, SpoolBackend backend, ItemStore store, LeaseService lease,
+            TickingClock clock, MeterRegistry registry) {
+        ScheduleFiring firing = new ScheduleFiring(ConfigRecords.schedules(config), backend.schedules(), store,
+                lease.holderGate(), clock, config.claim().maxSkew(), config.item().maxBytes().asLongValue(),
+                Holders.thisProcess(clock).instance(), new ScheduleMeters(registry));
+        ScheduleGauges.register(firing, registry);
+        return firing;
+    }
+
+    @Scheduled(every = "1s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void everySecond() {
+        ScheduleFiring firing = this.firing.get();
+        if (firing.schedules().isEmpty() || !ticking.compareAndSet(false, true)) {
+            return; // none configured, or the last tick still runs (a slow spool): the next second looks again
+        }
+        thread.execute(() -> {
+            try {
+                firing.tick();
+            } finally {
+                ticking.set(false);
+            }
+        });
+    }
+
+    @PreDestroy
+    void stop() {
+        thread.shutdownNow();
+    }
+}

@@ -1,0 +1,27 @@
+package io.leasehold.core;
+
+/**
+ * One recurring schedule as configured ({@code leasehold.schedules."<name>".*}).
+ *
+ * @param rule how its fire times were given, as written: {@code cron} or {@code every}
+ * @param expression the cron expression or the period as written
+ * @param timeZone the zone a cron expression is read in ({@code UTC} for {@code every})
+ * @param paused whether it starts paused where the spool says nothing (a pause or resume kept there wins)
+ */
+public record RecurringSchedule(String name, Recurrence recurrence, String rule, String expression, String timeZone,
+        String payload, Misfire misfire, int maxCatchUp, boolean paused) {
+
+    public RecurringSchedule {
+        if (!FireTimeIds.isName(name)) {
+            throw new IllegalArgumentException("invalid schedule name '" + name + "'");
+        }
+        if (maxCatchUp < 1) {
+            throw new InvalidSetting("leasehold.schedules.\"" + name + "\".max-catch-up", "must be at least 1, got " + maxCatchUp);
+        }
+    }
+
+    /** The configuration key of one of its settings, as an error names it. */
+    public static String key(String name, String setting) {
+        return "leasehold.schedules.\"" + name + "\"." + setting;
+    }
+}

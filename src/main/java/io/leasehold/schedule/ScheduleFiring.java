@@ -1,0 +1,200 @@
+package io.leasehold.schedule;
+
+import io.leasehold.core.Clock;
+import io.leasehold.core.DueFireTimes;
+import io.leasehold.core.FireTimeIds;
+import io.leasehold.core.RecurringSchedule;
+import io.leasehold.lease.ActRefused;
+import io.leasehold.lease.LeaseGate;
+import io.leasehold.spool.ItemStore;
+import io.leasehold.spool.ScheduleBook;
+import io.leasehold.spool.ScheduleBook.Fired;
+import io.leasehold.spool.ScheduleBook.Mark;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jboss.logging.Logger;
+
+/**
+ * The schedules' tick: for each schedule, read its mark and pause from the spool, ask {@link DueFireTimes}
+ * what is due, and, where the gate lets this instance fire (the lease holder, or any instance without a
+ * bus), make one item per fire time due and move the mark past it. Every instance ticks, so every
+ * instance's views show the fleet's marks; only those the gate passes write. One tick at a time.
+ *
+ * <p>The item is made before the mark moves: a crash between the two leaves a fire time whose item exists,
+ * which the next tick finds known (refused as any known id) and only moves the mark past. So a fire time
+ * is never lost to a crash, and never made twice, by one instance or two (docs/schedules.md).
+ */
+public final class ScheduleFiring {
+
+    private static final Logger LOG = Logger.getLogger(ScheduleFiring.class);
+
+    private final List<RecurringSchedule> schedules;
+    private final ScheduleBook book;
+    private final ItemStore store;
+    private final LeaseGate gate;
+    private final Clock clock;
+    private final Duration maxSkew;
+    private final long maxBytes;
+    private final String instance;
+    private final ScheduleEvents events;
+    private final Map<String, ScheduleView> views = new LinkedHashMap<>();
+
+    /**
+     * @param gate the singleton work's gate: passes the lease holder with its epoch (or 0 with no bus), refuses
+     *     every other instance
+     * @param instance this instance's name, kept in the marks it writes
+     */
+    public ScheduleFiring(List<RecurringSchedule> schedules, ScheduleBook book, ItemStore store, LeaseGate gate,
+            Clock clock, Duration maxSkew, long maxBytes, String instance, ScheduleEvents events) {
+        this.schedules = List.copyOf(schedules);
+        this.book = book;
+        this.store = store;
+        this.gate = gate;
+        this.clock = clock;
+        this.maxSkew = maxSkew;
+        this.maxBytes = maxBytes;
+        this.instance = instance;
+        this.events = events;
+        for (RecurringSchedule s : schedules) {
+            views.put(s.name(), ScheduleView.unseen(s));
+        }
+    }
+
+    public List<RecurringSchedule> schedules() {
+        return schedules;
+    }
+
+    public Optional<RecurringSchedule> schedule(String name) {
+        return schedules.stream().filter(s -> s.name().equals(name)).findFirst();
+    }
+
+    /** Each schedule as last seen, in the configuration's order; no file or network call. */
+    public synchronized List<ScheduleView> views() {
+        return List.copyOf(views.values());
+    }
+
+    /** One look at every schedule, firing what is due where the gate allows. Blocking: file or bus calls. */
+    public synchronized void tick() {
+        for (RecurringSchedule s : schedules) {
+            ScheduleView before = views.get(s.name());
+            ScheduleView after;
+            try {
+                after = look(s, before);
+            } catch (IOException | RuntimeException e) {
+                after = before.failed(e.getMessage());
+                if (before.problem() == null) {
+                    LOG.warnf("schedule %s: the spool's record of it cannot be read or written: %s (tried again every tick)",
+                            s.name(), e.getMessage());
+                }
+            }
+            if (before.problem() != null && after.problem() == null) {
+                LOG.infof("schedule %s: its record in the spool is readable again", s.name());
+            }
+            views.put(s.name(), after);
+        }
+    }
+
+    private ScheduleView look(RecurringSchedule s, ScheduleView before) throws IOException {
+        Optional<Mark> mark = book.mark(s.name());
+        Optional<ScheduleBook.Pause> pause = book.pause(s.name());
+        boolean paused = pause.map(ScheduleBook.Pause::paused).orElse(s.paused());
+        Instant now = clock.now();
+        DueFireTimes.Due due = DueFireTimes.at(s, mark.map(Mark::through), now, paused);
+        reportBehind(s, before, due.behind());
+        boolean changes = !due.fire().isEmpty() || mark.isEmpty() || !due.mark().equals(mark.get().through());
+        if (changes) {
+            mark = fire(s, mark, due, paused);
+        }
+        Optional<Instant> through = mark.map(Mark::through);
+        Instant from = through.filter(t -> t.isAfter(now)).orElse(now); // a clock behind the mark: after the mark
+        return new ScheduleView(s, mark.orElse(null), paused, pause.orElse(null), s.recurrence().after(from).orElse(null),
+                DueFireTimes.late(s, through, now, paused), due.behind(), now, null);
+    }
+
+    /** Fires what is due, if the gate passes this instance; answers the mark as it stands after. */
+    private Optional<Mark> fire(RecurringSchedule s, Optional<Mark> mark, DueFireTimes.Due due, boolean paused)
+            throws IOException {
+        long epoch;
+        try {
+            epoch = gate.epochForAct();
+        } catch (ActRefused e) {
+            return mark; // not the holder: the holder fires and moves the mark, which the next look shows
+        }
+        Fired last = mark.map(Mark::lastFired).orElse(null);
+        for (Instant fireTime : due.fire()) {
+            try {
+                epoch = gate.epochForAct(); // asked again before each: a lease lost mid-catch-up stops it here
+            } catch (ActRefused e) {
+                LOG.infof("schedule %s: stopped firing, the controller lease no longer lets this instance act: %s",
+                        s.name(), e.getMessage());
+                return book.mark(s.name());
+            }
+            String id = FireTimeIds.of(s.name(), fireTime);
+            boolean made = make(id, s.payload());
+            last = new Fired(fireTime, id, epoch, instance, clock.now());
+            book.advance(s.name(), new Mark(fireTime, last));
+            if (made) {
+                LOG.infof("schedule %s: fired %s under epoch %d", s.name(), id, epoch);
+                events.fired(s.name(), id, epoch);
+            }
+        }
+        if (due.missed() && !paused) { // a pause passes fire times over by intent: not news each time
+            String why = paused ? "paused: fire times through " + due.mark() + " passed over without an item"
+                    : "fire times missed through " + due.mark() + " passed over without an item (misfire="
+                            + s.misfire().label() + (s.misfire() == io.leasehold.core.Misfire.ALL
+                                    ? ", max-catch-up=" + s.maxCatchUp() : "") + ")";
+            LOG.infof("schedule %s: %s", s.name(), why);
+            events.missed(s.name(), why);
+        }
+        if (mark.isEmpty() || due.mark().isAfter(mark.get().through())) {
+            book.advance(s.name(), new Mark(due.mark(), last));
+        }
+        return book.mark(s.name());
+    }
+
+    /** Makes the item; false when its id is known already (made before a crash, or by another instance). */
+    private boolean make(String id, String payload) throws IOException {
+        try {
+            store.enqueue(id, new ByteArrayInputStream(payload.getBytes(StandardCharsets.UTF_8)), maxBytes);
+            return true;
+        } catch (ItemStore.DuplicateItemException e) {
+            return false;
+        }
+    }
+
+    private void reportBehind(RecurringSchedule s, ScheduleView before, Duration behind) {
+        boolean beyond = behind.compareTo(maxSkew) > 0;
+        boolean was = before.behind().compareTo(maxSkew) > 0;
+        if (beyond != was) {
+            if (beyond) {
+                LOG.warnf("schedule %s: this instance's clock is %d ms behind the schedule's last fire time, more than "
+                        + "leasehold.claim.max-skew (%s): nothing is fired until the clock passes it (check NTP on this "
+                        + "host)", s.name(), behind.toMillis(), maxSkew);
+            } else {
+                LOG.infof("schedule %s: this instance's clock is no longer behind the schedule's last fire time", s.name());
+            }
+            events.clockBehind(s.name(), behind, beyond);
+        }
+    }
+
+    /** Pauses or resumes a schedule for the whole fleet (kept in the spool); the next tick of every instance obeys. */
+    public ScheduleBook.Pause setPaused(RecurringSchedule s, boolean paused, String by) throws IOException {
+        ScheduleBook.Pause pause = new ScheduleBook.Pause(paused, clock.now(), by);
+        book.setPause(s.name(), pause);
+        return pause;
+    }
+
+    /** One item now, by hand, whatever the schedule's marks and pause: its id names the instant. */
+    public String trigger(RecurringSchedule s) throws IOException {
+        String id = FireTimeIds.manual(s.name(), clock.now());
+        store.enqueue(id, new ByteArrayInputStream(s.payload().getBytes(StandardCharsets.UTF_8)), maxBytes);
+        return id;
+    }
+}

@@ -1,0 +1,31 @@
+package io.leasehold.schedule;
+
+import io.leasehold.core.RecurringSchedule;
+import io.leasehold.spool.ScheduleBook;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * One schedule as this instance last saw it in the spool, kept in memory for the API, the status page and
+ * the metrics, which read it with no file or network call.
+ *
+ * @param mark the spool's mark, null when no instance has written one yet
+ * @param paused whether it is paused now (the spool's pause by hand, else the configuration)
+ * @param pause the spool's pause or resume by hand, null when there was none
+ * @param next the next fire time after the mark (or after now, when later), null when there is none
+ * @param late a fire time fell more than {@link io.leasehold.core.DueFireTimes#LATE_AFTER} ago and nobody fired it
+ * @param behind how far this instance's clock is behind the mark (zero when it is not)
+ * @param seenAt when this instance looked, on its clock; null before its first look
+ * @param problem why the last look or fire failed (the spool unreachable, a refusal), null when it did not
+ */
+public record ScheduleView(RecurringSchedule schedule, ScheduleBook.Mark mark, boolean paused, ScheduleBook.Pause pause,
+        Instant next, boolean late, Duration behind, Instant seenAt, String problem) {
+
+    static ScheduleView unseen(RecurringSchedule schedule) {
+        return new ScheduleView(schedule, null, schedule.paused(), null, null, false, Duration.ZERO, null, null);
+    }
+
+    ScheduleView failed(String why) {
+        return new ScheduleView(schedule, mark, paused, pause, next, late, behind, seenAt, why);
+    }
+}

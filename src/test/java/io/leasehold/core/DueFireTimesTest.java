@@ -1,0 +1,140 @@
+package io.leasehold.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The decision alone: which fire times are due, what the mark becomes, on instants the test chooses. */
+class DueFireTimesTest {
+
+    private static final Instant T0 = Instant.parse("2026-12-07T10:00:00Z");
+
+    static RecurringSchedule hourly(Misfire misfire, int maxCatchUp) {
+        return new RecurringSchedule("hourly", new Every(Duration.ofHours(1)), "every", "1h", "UTC", "", misfire, maxCatchUp,
+                false);
+    }
+
+    /** The mark at T0 and the clock 3h30m later: three fire times were missed (11:00, 12:00, 13:00). */
+    private static DueFireTimes.Due afterThreeMissed(Misfire misfire, int maxCatchUp) {
+        return DueFireTimes.at(hourly(misfire, maxCatchUp), Optional.of(T0), T0.plus(Duration.ofMinutes(210)), false);
+    }
+
+    @Test
+    void latestFiresOneItemForTheLatestOfThreeMissedFireTimes() {
+        DueFireTimes.Due due = afterThreeMissed(Misfire.LATEST, 100);
+        assertEquals(List.of(T0.plusSeconds(3 * 3600)), due.fire());
+        assertEquals(T0.plusSeconds(3 * 3600), due.mark());
+        assertTrue(due.missed());
+    }
+
+    @Test
+    void allFiresEachOfThreeMissedFireTimesOldestFirst() {
+        DueFireTimes.Due due = afterThreeMissed(Misfire.ALL, 100);
+        assertEquals(List.of(T0.plusSeconds(3600), T0.plusSeconds(7200), T0.plusSeconds(10800)), due.fire());
+        assertFalse(due.missed());
+    }
+
+    @Test
+    void maxCatchUpKeepsTheLatestMissedFireTimesAndPassesOverTheOlder() {
+        DueFireTimes.Due due = afterThreeMissed(Misfire.ALL, 2);
+        assertEquals(List.of(T0.plusSeconds(7200), T0.plusSeconds(10800)), due.fire());
+        assertEquals(T0.plusSeconds(10800), due.mark());
+        assertTrue(due.missed());
+    }
+
+    @Test
+    void skipFiresNoneOfThreeMissedFireTimesAndMovesTheMarkPastThem() {
+        DueFireTimes.Due due = afterThreeMissed(Misfire.SKIP, 100);
+        assertEquals(List.of(), due.fire());
+        assertEquals(T0.plusSeconds(10800), due.mark());
+        assertTrue(due.missed());
+    }
+
+    @Test
+    void skipStillFiresAFireTimeOnTimeThatIsNoLaterThanLateAfter() {
+        RecurringSchedule s = hourly(Misfire.SKIP, 100);
+        Instant fireTime = T0.plusSeconds(3600);
+        assertEquals(List.of(fireTime), DueFireTimes.at(s, Optional.of(T0), fireTime.plus(DueFireTimes.LATE_AFTER), false).fire());
+        assertEquals(List.of(), DueFireTimes.at(s, Optional.of(T0), fireTime.plus(DueFireTimes.LATE_AFTER).plusMillis(1), false).fire());
+    }
+
+    @Test
+    void aFireTimeIsDueFromItsOwnInstantNotBefore() {
+        RecurringSchedule s = hourly(Misfire.LATEST, 100);
+        Instant fireTime = T0.plusSeconds(3600);
+        assertEquals(List.of(), DueFireTimes.at(s, Optional.of(T0), fireTime.minusMillis(1), false).fire());
+        assertEquals(List.of(fireTime), DueFireTimes.at(s, Optional.of(T0), fireTime, false).fire());
+    }
+
+    @Test
+    void aFireTimeAtOrBeforeTheMarkIsNeverDueAgain() {
+        RecurringSchedule s = hourly(Misfire.ALL, 100);
+        Instant mark = T0.plusSeconds(3600);
+        DueFireTimes.Due due = DueFireTimes.at(s, Optional.of(mark), mark.plusSeconds(1), false);
+        assertEquals(List.of(), due.fire());
+        assertEquals(mark, due.mark());
+    }
+
+    @Test
+    void aClockSteppedBackBehindTheMarkFiresNothingAndSaysByHowMuch() {
+        RecurringSchedule s = hourly(Misfire.ALL, 100);
+        Instant mark = T0.plusSeconds(3 * 3600);
+        Instant steppedBack = mark.minus(Duration.ofMinutes(70)); // an hour and more: 12:00 lies between, fired before
+        DueFireTimes.Due due = DueFireTimes.at(s, Optional.of(mark), steppedBack, false);
+        assertEquals(List.of(), due.fire());
+        assertEquals(mark, due.mark());
+        assertEquals(Duration.ofMinutes(70), due.behind());
+    }
+
+    @Test
+    void aClockSteppedForwardIsAFailoverOfThatLengthTheMisfirePolicyDecides() {
+        // The clock jumps 3h30m at once: the same as three fire times nobody fired.
+        assertEquals(afterThreeMissed(Misfire.ALL, 100).fire().size(), 3);
+        assertEquals(afterThreeMissed(Misfire.LATEST, 100).fire().size(), 1);
+    }
+
+    @Test
+    void aScheduleNoInstanceHasSeenStartsNowFiringNothingFromBefore() {
+        RecurringSchedule s = hourly(Misfire.ALL, 100);
+        Instant now = T0.plusSeconds(1800);
+        DueFireTimes.Due due = DueFireTimes.at(s, Optional.empty(), now, false);
+        assertEquals(List.of(), due.fire());
+        assertEquals(T0, due.mark());
+        assertEquals(List.of(T0.plusSeconds(3600)), DueFireTimes.at(s, Optional.of(due.mark()), T0.plusSeconds(3600), false).fire());
+    }
+
+    @Test
+    void aPausedScheduleFiresNothingAndItsMarkStillMovesSoAResumeDoesNotCatchUp() {
+        RecurringSchedule s = hourly(Misfire.ALL, 100);
+        DueFireTimes.Due paused = DueFireTimes.at(s, Optional.of(T0), T0.plusSeconds(3 * 3600 + 5), true);
+        assertEquals(List.of(), paused.fire());
+        assertEquals(T0.plusSeconds(3 * 3600), paused.mark());
+        assertEquals(List.of(), DueFireTimes.at(s, Optional.of(paused.mark()), T0.plusSeconds(3 * 3600 + 6), false).fire());
+    }
+
+    @Test
+    void aScheduleIsLateOnceItsNextFireTimeAfterTheMarkFellMoreThanLateAfterAgo() {
+        RecurringSchedule s = hourly(Misfire.LATEST, 100);
+        Instant fireTime = T0.plusSeconds(3600);
+        assertFalse(DueFireTimes.late(s, Optional.of(T0), fireTime.plus(DueFireTimes.LATE_AFTER), false));
+        assertTrue(DueFireTimes.late(s, Optional.of(T0), fireTime.plus(DueFireTimes.LATE_AFTER).plusMillis(1), false));
+        assertFalse(DueFireTimes.late(s, Optional.of(T0), fireTime.plusSeconds(3600), true)); // paused: not late
+        assertFalse(DueFireTimes.late(s, Optional.empty(), fireTime.plusSeconds(3600), false)); // not started
+    }
+
+    @Test
+    void aLongOutageOfAOneSecondScheduleDecidesWithoutWalkingEveryMissedFireTime() {
+        RecurringSchedule s = new RecurringSchedule("fast", new Every(Duration.ofSeconds(1)), "every", "1s", "UTC", "",
+                Misfire.ALL, 100, false);
+        DueFireTimes.Due due = DueFireTimes.at(s, Optional.of(T0), T0.plus(Duration.ofDays(365)), false);
+        assertEquals(100, due.fire().size());
+        assertEquals(T0.plus(Duration.ofDays(365)), due.fire().get(99));
+        assertTrue(due.missed());
+    }
+}
