@@ -59,7 +59,8 @@ public class SchedulesResource {
     @APIResponses({
         @APIResponse(responseCode = "201", description = "the item is durably pending"),
         @APIResponse(responseCode = "404", description = "no schedule of that name is configured"),
-        @APIResponse(responseCode = "409", description = "an item of that instant is known already (two triggers in one millisecond)")
+        @APIResponse(responseCode = "409", description = "an item of that instant is known already (two triggers in one millisecond)"),
+        @APIResponse(responseCode = "507", description = "the spool's filesystem is full; nothing was written")
     })
     @POST
     @Path("/{name}/trigger")
@@ -75,7 +76,8 @@ public class SchedulesResource {
     @Operation(summary = "Pause a schedule for the whole fleet (kept in the spool): its fire times pass without items")
     @APIResponses({
         @APIResponse(responseCode = "200", description = "paused; every instance's next tick obeys"),
-        @APIResponse(responseCode = "404", description = "no schedule of that name is configured")
+        @APIResponse(responseCode = "404", description = "no schedule of that name is configured"),
+        @APIResponse(responseCode = "507", description = "the spool's filesystem is full; nothing was written")
     })
     @POST
     @Path("/{name}/pause")
@@ -86,7 +88,8 @@ public class SchedulesResource {
     @Operation(summary = "Resume a paused schedule for the whole fleet: its next fire time fires, none of those paused over")
     @APIResponses({
         @APIResponse(responseCode = "200", description = "resumed; every instance's next tick obeys"),
-        @APIResponse(responseCode = "404", description = "no schedule of that name is configured")
+        @APIResponse(responseCode = "404", description = "no schedule of that name is configured"),
+        @APIResponse(responseCode = "507", description = "the spool's filesystem is full; nothing was written")
     })
     @POST
     @Path("/{name}/resume")

@@ -4,6 +4,7 @@ import io.leasehold.command.BuildVersion;
 import io.leasehold.command.LeaseCommand;
 import io.leasehold.command.items.CommandFailures;
 import io.leasehold.command.items.ItemsCommand;
+import io.leasehold.command.items.SchedulesCommand;
 import io.leasehold.command.items.SpoolCommand;
 import io.leasehold.command.items.StandardInput;
 import java.io.InputStream;
@@ -19,7 +20,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
 /**
- * The jar's command line: {@code items ...}, {@code spool ...}, {@code lease ...}, {@code help},
+ * The jar's command line: {@code items ...}, {@code spool ...}, {@code schedules ...}, {@code lease ...}, {@code help},
  * {@code --help} and {@code --version}, in plain Java without booting Quarkus (no HTTP server, no drain).
  * Exit 0 when done, 1 when it could not be done (bad configuration, no spool, no such item, refused), 2 for
  * a command line that says nothing sensible. {@code lease ...} keeps its own parser ({@link Invocation}).
@@ -27,7 +28,7 @@ import picocli.CommandLine;
 // Named by the jar's invocation, as lease's usage (Invocation) names it: usage lines show what to type.
 @Command(name = "java -jar quarkus-run.jar", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
         scope = CommandLine.ScopeType.INHERIT, usageHelpAutoWidth = false,
-        subcommands = {ItemsCommand.class, SpoolCommand.class, LeaseUsage.class, CommandLine.HelpCommand.class},
+        subcommands = {ItemsCommand.class, SpoolCommand.class, SchedulesCommand.class, LeaseUsage.class, CommandLine.HelpCommand.class},
         description = {"Work items shared by instances through a spool.",
             "Run as java -jar quarkus-run.jar COMMAND, or the native runner with COMMAND; with no arguments at "
                 + "all the service starts.",
@@ -177,6 +178,6 @@ public final class OperatorCli implements Callable<Integer>, StandardInput {
     /** Reached with no command word, only options that are neither --help nor --version. */
     @Override
     public Integer call() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a command is needed: items, spool or lease");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is needed: items, spool, schedules or lease");
     }
 }

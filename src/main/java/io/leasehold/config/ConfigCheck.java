@@ -181,7 +181,15 @@ public final class ConfigCheck {
 
     /** Each schedule on its own, so every bad one is named in the same line. */
     private static void schedules(Problems problems, LeaseholdConfig c) {
-        new java.util.TreeMap<>(c.schedules()).forEach((name, s) -> problems.built(() -> ConfigRecords.schedule(name, s)));
+        long maxBytes = c.item().maxBytes().asBigInteger().min(java.math.BigInteger.valueOf(Long.MAX_VALUE)).longValue();
+        new java.util.TreeMap<>(c.schedules()).forEach((name, s) -> problems.built(() -> ConfigRecords.schedule(name, s))
+                .ifPresent(schedule -> {
+                    long bytes = schedule.payload().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+                    if (bytes > maxBytes) { // each item would be refused at its fire time: say so now
+                        problems.add(io.leasehold.core.RecurringSchedule.key(name, "payload"), "is " + bytes
+                                + " bytes, more than leasehold.item.max-bytes (" + maxBytes + ")");
+                    }
+                }));
     }
 
     private static void maxBytes(Problems problems, LeaseholdConfig c) {

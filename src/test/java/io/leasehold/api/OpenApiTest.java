@@ -51,7 +51,11 @@ class OpenApiTest {
                         "503", "507")),
                 Map.entry("post /drain", Set.of("200", "400", "401", "406", "500", "503")),
                 Map.entry("get /spool", Set.of("200", "406", "500", "503")),
-                Map.entry("get /lease", Set.of("200", "406", "500", "503")));
+                Map.entry("get /lease", Set.of("200", "406", "500", "503")),
+                Map.entry("get /schedules", Set.of("200", "406", "500", "503")),
+                Map.entry("post /schedules/{name}/trigger", Set.of("201", "401", "404", "406", "409", "500", "503", "507")),
+                Map.entry("post /schedules/{name}/pause", Set.of("200", "401", "404", "406", "500", "503", "507")),
+                Map.entry("post /schedules/{name}/resume", Set.of("200", "401", "404", "406", "500", "503", "507")));
         expected.forEach((call, codes) -> {
             String[] parts = call.split(" ");
             assertEquals(codes, answers(api, parts[1], parts[0]), call);

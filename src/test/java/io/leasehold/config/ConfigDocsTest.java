@@ -52,7 +52,10 @@ class ConfigDocsTest {
             }
             String key = m.isAnnotationPresent(WithParentName.class) ? prefix : prefix + "." + kebab(m.getName());
             Class<?> type = m.getReturnType();
-            if (type.isInterface() && type.getEnclosingClass() == LeaseholdConfig.class) {
+            if (type == java.util.Map.class && m.getGenericReturnType() instanceof java.lang.reflect.ParameterizedType p
+                    && p.getActualTypeArguments()[1] instanceof Class<?> value && value.getEnclosingClass() == LeaseholdConfig.class) {
+                walk(value, key + ".\"<name>\"", keys); // a group per name: leasehold.schedules."<name>".cron
+            } else if (type.isInterface() && type.getEnclosingClass() == LeaseholdConfig.class) {
                 walk(type, key, keys);
             } else {
                 keys.put(key, Optional.ofNullable(m.getAnnotation(WithDefault.class)).map(WithDefault::value));

@@ -55,6 +55,13 @@ class ScheduleConfigTest {
     }
 
     @Test
+    void aPayloadLargerThanItemMaxBytesIsRefusedAtStartNotAtEachFireTime() {
+        assertTrue(refusal(Map.of("leasehold.schedules.n.every", "1h", "leasehold.schedules.n.payload", "x".repeat(11),
+                "leasehold.item.max-bytes", "10")).contains("leasehold.schedules.\"n\".payload is 11 bytes, more than "
+                        + "leasehold.item.max-bytes (10)"));
+    }
+
+    @Test
     void goodSchedulesPassAndAreReadWithTheirDefaults() {
         LeaseholdConfig config = Mapped.of(Map.of("leasehold.schedules.nightly.cron", "0 0 2 * * ?",
                 "leasehold.schedules.nightly.time-zone", "Europe/Berlin", "leasehold.schedules.\"sync-5m\".every", "5m",

@@ -3,11 +3,15 @@ package io.leasehold.command.items;
 import io.leasehold.backend.SpoolBackends;
 import io.leasehold.clock.SystemClock;
 import io.leasehold.command.CommandConfig;
+import io.leasehold.config.ConfigRecords;
 import io.leasehold.config.LeaseholdConfig;
 import io.leasehold.directory.PosixDirectorySync;
 import io.leasehold.directory.SpoolFolder;
 import io.leasehold.directory.SpoolLayout;
+import io.leasehold.lease.ActRefused;
 import io.leasehold.lease.Holders;
+import io.leasehold.schedule.ScheduleEvents;
+import io.leasehold.schedule.ScheduleFiring;
 import io.leasehold.spool.Anomaly;
 import io.leasehold.spool.BulkActions;
 import io.leasehold.spool.ItemStore;
@@ -39,11 +43,14 @@ final class OpenSpool implements AutoCloseable {
     final BulkActions bulk;
     final SystemClock clock;
     final long maxBytes;
+    /** The configuration the spool was opened with (the schedules' commands read theirs from it). */
+    final LeaseholdConfig config;
     /** What the store runs on: the directory store's recount, or the JetStream bucket and its connection. */
     private final SpoolBackend backend;
     private final ExecutorService workers;
 
-    private OpenSpool(SystemClock clock, long maxBytes, SpoolBackend backend) {
+    private OpenSpool(SystemClock clock, long maxBytes, SpoolBackend backend, LeaseholdConfig config) {
+        this.config = config;
         this.clock = clock; // the command's: it closes it, on a failure too
         this.maxBytes = maxBytes;
         this.backend = backend;
@@ -72,7 +79,17 @@ final class OpenSpool implements AutoCloseable {
         // them); listings wait for the ledger's first picture.
         SpoolBackend backend = SpoolBackends.open(c, clock, Holders.thisProcess("leasehold-items", clock).instance(),
                 new PosixDirectorySync());
-        return new OpenSpool(clock, maxBytes, backend);
+        return new OpenSpool(clock, maxBytes, backend, c);
+    }
+
+    /**
+     * The configured schedules on this spool, as a service sees them, for a command: it reads marks and pauses,
+     * fires by hand, pauses and resumes, and never fires a fire time (its gate refuses: that is a holder's).
+     */
+    ScheduleFiring schedules() {
+        return new ScheduleFiring(ConfigRecords.schedules(config), backend.schedules(), store, () -> {
+            throw new ActRefused("a command never fires a schedule's fire times");
+        }, clock, config.claim().maxSkew(), maxBytes, "command line", ScheduleEvents.NONE);
     }
 
     /** The spool directory as the command needs it: made when {@code create}, else there and never through a link. */

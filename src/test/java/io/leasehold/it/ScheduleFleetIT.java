@@ -1,0 +1,284 @@
+package io.leasehold.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.leasehold.core.FireTimeIds;
+import io.leasehold.testing.Await;
+import io.leasehold.testing.NatsServer;
+import io.leasehold.testing.ServiceProcess;
+import io.nats.client.Connection;
+import io.nats.client.Nats;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 28's fleet: a schedule every second ({@code misfire=all}) on three packaged instances and a real
+ * nats-server, through a SIGKILL of the holder, a SIGSTOP of the next one, a NATS restart on its store and a
+ * wipe of the lease's bucket; then the same on the JetStream spool, and with no bus (two instances, one
+ * directory). Every fire time of the window must have exactly one item, none missing, each attempt run
+ * once; the exec handler records each run with its epoch and the kernel's boot clock, and those epochs never
+ * go back in time order.
+ */
+class ScheduleFleetIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration WITHIN = Duration.ofSeconds(60);
+    private static final Pattern FIRED = Pattern.compile("schedule beat: fired (beat\\.\\S+) under epoch (\\d+)");
+
+    @TempDir
+    Path dir;
+    private NatsServer nats;
+    private final List<ServiceProcess> started = new ArrayList<>();
+    private final List<ServiceProcess> live = new ArrayList<>();
+    private Map<String, String> config;
+    private Path runs;
+    private int names;
+
+    @AfterEach
+    void stop() {
+        started.forEach(ServiceProcess::close);
+        if (nats != null) {
+            nats.close();
+        }
+    }
+
+    @Test
+    void onASpoolDirectoryEveryFireTimeHasOneItemThroughAKillAStopANatsRestartAndALeaseWipe() {
+        nats = NatsServer.start();
+        configure("directory");
+        faults();
+    }
+
+    @Test
+    void onTheJetStreamSpoolEveryFireTimeHasOneItemThroughTheSameFaults() {
+        nats = NatsServer.start();
+        configure("jetstream");
+        faults();
+    }
+
+    @Test
+    void withNoBusTwoInstancesOnOneDirectoryMakeOneItemPerFireTimeThroughKills() {
+        configure("directory");
+        start();
+        start();
+        Instant from = windowStart();
+        for (int round = 0; round < 2; round++) {
+            await("three fire times", 3);
+            ServiceProcess victim = live.remove(0);
+            victim.kill();
+            await("two fire times with one instance", 2);
+            start();
+        }
+        await("two more fire times", 2);
+        judge(from, Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(1), false);
+    }
+
+    private void configure(String spool) {
+        runs = dir.resolve("runs.log");
+        config = new LinkedHashMap<>();
+        config.put("leasehold.schedules.beat.every", "1s");
+        config.put("leasehold.schedules.beat.misfire", "all");
+        config.put("leasehold.schedules.beat.payload", "beat");
+        config.put("leasehold.handler", "exec");
+        config.put("leasehold.handler.exec.command", "read up _ < /proc/uptime; echo \"$LEASEHOLD_ITEM_ID"
+                + " $LEASEHOLD_ATTEMPT $LEASEHOLD_EPOCH $LEASEHOLD_FIRE_TIME $up $RUNNER\" >> " + runs);
+        config.put("leasehold.claim.max-skew", "1s");
+        config.put("leasehold.spool.dir", dir.resolve("spool").toString());
+        if (nats != null) {
+            config.put("leasehold.nats.url", nats.url());
+            config.put("leasehold.lease.duration", "4s");
+            config.put("leasehold.lease.renew-every", "1s");
+            config.put("leasehold.lease.renew-deadline", "3s");
+        }
+        if (spool.equals("jetstream")) {
+            config.put("leasehold.spool.kind", "jetstream");
+        }
+    }
+
+    /** Starts one more instance and waits until it is ready. */
+    private ServiceProcess start() {
+        return launch().awaitReady(Duration.ofSeconds(90));
+    }
+
+    private ServiceProcess launch() {
+        String name = "s" + ++names;
+        Map<String, String> own = new LinkedHashMap<>(config);
+        if ("jetstream".equals(config.get("leasehold.spool.kind"))) {
+            own.put("leasehold.spool.dir", dir.resolve("floor-" + name).toString()); // no shared folder: its own floor
+        }
+        ServiceProcess p = ServiceProcess.start("schedule-" + name, own, Map.of("RUNNER", name));
+        started.add(p);
+        live.add(p);
+        return p;
+    }
+
+    /** An instance that exited (status 3: its lease lost) is started again, as its supervisor would. */
+    private void replaceExited() {
+        for (ServiceProcess p : List.copyOf(live)) {
+            if (!p.isAlive()) {
+                live.remove(p);
+                launch();
+            }
+        }
+    }
+
+    /** The fire times from here on are judged: the next whole second after the fleet is up and firing. */
+    private Instant windowStart() {
+        await("the first fire time", 1);
+        return Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
+    }
+
+    private void faults() {
+        start();
+        start();
+        start();
+        ServiceProcess first = LeaseCluster.awaitOneHolder(live, WITHIN);
+        Instant from = windowStart();
+
+        first.kill(); // 1. the holder dies without a word
+        live.remove(first);
+        ServiceProcess second = afterFailover("the holder was killed");
+        start();
+
+        second.freeze(); // 2. the next holder stalls: it is taken over, and exits 3 once it runs again
+        live.remove(second);
+        afterFailover("the holder was stopped");
+        second.resume();
+        assertEquals(3, second.awaitExit(WITHIN), "a stopped holder finds its lease lost:\n" + second.logText());
+        start();
+
+        nats.restart(); // 3. NATS restarts on its store
+        afterFailover("NATS restarted");
+
+        try (Connection c = Nats.connect(nats.url())) { // 4. the lease's bucket is wiped under its holder
+            c.keyValueManagement().delete("leasehold-lease");
+        } catch (Exception e) {
+            throw new IllegalStateException("the lease bucket could not be deleted", e);
+        }
+        afterFailover("the lease's bucket was wiped");
+        await("three more fire times", 3);
+        judge(from, Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(1), true);
+    }
+
+    /** Waits for one holder among the live (those that exited replaced) and two fire times fired under it. */
+    private ServiceProcess afterFailover(String what) {
+        Await.until(what + ": one holder among " + live, WITHIN, () -> {
+            replaceExited();
+            return oneHolder() != null;
+        });
+        live.forEach(p -> p.awaitReady(Duration.ofSeconds(90)));
+        ServiceProcess holder = LeaseCluster.awaitOneHolder(live, WITHIN);
+        await(what + ": two fire times fired under the new holder", 2);
+        return holder;
+    }
+
+    private ServiceProcess oneHolder() {
+        List<ServiceProcess> held = live.stream().filter(p -> {
+            LeaseCluster.Lease l = LeaseCluster.lease(p);
+            return l != null && l.mode().equals("held");
+        }).toList();
+        return held.size() == 1 ? held.get(0) : null;
+    }
+
+    /** Waits until {@code count} more items of the schedule ran (lines in the run log). */
+    private void await(String what, int count) {
+        int before = lines().size();
+        Await.until(what, WITHIN, () -> lines().size() >= before + count);
+    }
+
+    private List<String> lines() {
+        try {
+            return Files.exists(runs) ? Files.readAllLines(runs) : List.of();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Every fire time in [from, to] has exactly one item, done, each attempt of it run once; epochs never go back. */
+    private void judge(Instant from, Instant to, boolean bus) {
+        List<String> expected = new ArrayList<>();
+        for (Instant t = from; !t.isAfter(to); t = t.plusSeconds(1)) {
+            expected.add(FireTimeIds.of("beat", t));
+        }
+        ServiceProcess reader = live.stream().filter(ServiceProcess::isAlive).findFirst().orElseThrow();
+        BooleanSupplier allDone = () -> expected.stream().allMatch(id -> "done".equals(state(reader, id)));
+        Await.until("every item of the window done", WITHIN, allDone);
+
+        Map<String, List<String[]>> byId = new TreeMap<>();
+        List<String[]> inTimeOrder = new ArrayList<>();
+        for (String line : lines()) {
+            String[] f = line.split(" ");
+            byId.computeIfAbsent(f[0], k -> new ArrayList<>()).add(f);
+            inTimeOrder.add(f);
+        }
+        int takenOver = 0;
+        for (String id : expected) {
+            List<String[]> ran = byId.getOrDefault(id, List.of());
+            assertTrue(!ran.isEmpty(), id + " never ran");
+            Set<String> attempts = new HashSet<>();
+            for (String[] r : ran) {
+                assertTrue(attempts.add(r[1]), id + ": attempt " + r[1] + " ran twice");
+                assertEquals(FireTimeIds.fireTimeOf(id).orElseThrow().toString(), r[3], id + ": LEASEHOLD_FIRE_TIME");
+            }
+            takenOver += ran.size() - 1;
+        }
+        inTimeOrder.sort((a, b) -> Double.compare(Double.parseDouble(a[4]), Double.parseDouble(b[4])));
+        long epoch = 0;
+        for (String[] r : inTimeOrder) {
+            long e = Long.parseLong(r[2]);
+            assertTrue(e >= epoch, "a run under epoch " + e + " after one under " + epoch + " (" + String.join(" ", r) + ")");
+            epoch = e;
+        }
+        Map<String, Long> fired = new HashMap<>();
+        if (bus) {
+            for (ServiceProcess p : started) {
+                Matcher m = FIRED.matcher(p.logText());
+                while (m.find()) {
+                    Long before = fired.put(m.group(1), Long.parseLong(m.group(2)));
+                    assertEquals(null, before, m.group(1) + " was fired twice");
+                }
+            }
+            long last = 0;
+            for (String id : expected) {
+                Long e = fired.get(id);
+                if (e != null) {
+                    assertTrue(e >= last, id + " fired under epoch " + e + " after an earlier fire time under " + last);
+                    last = e;
+                }
+            }
+        }
+        System.out.printf("schedule fleet%s: %d fire times %s..%s, each one item; %d runs after a takeover; %d fired lines,"
+                + " epochs up to %d%n", bus ? "" : " (no bus)", expected.size(), from, to, takenOver, fired.size(), epoch);
+    }
+
+    private static String state(ServiceProcess p, String id) {
+        try {
+            JsonNode n = JSON.readTree(p.get("/items/" + id));
+            return n.path("state").asText();
+        } catch (IOException | RuntimeException | AssertionError e) {
+            return null;
+        }
+    }
+}
