@@ -1,4 +1,4 @@
-// leasehold status page. Reads GET /spool, /lease and /items?state=claimed|scheduled|retrying|failed every
+// leasehold status page. Reads GET /spool, /lease, /schedules and /items?state=claimed|scheduled|retrying|failed every
 // 2 s while the tab is shown; POSTs retries. Every value is put in the page as text (textContent, dataset), never as HTML:
 // ids and reasons are user data.
 'use strict';
@@ -6,7 +6,6 @@
   const REFRESH_MS = 2000;
   const READ_TIMEOUT_MS = 10000; // a read not answered by then counts as failed; the loop goes on
   const THROUGHPUT_WINDOW_MS = 60000;
-  const TOKEN_KEY = 'leasehold.api.token';
   const LISTED = 100; // items shown per table (GET /items' default limit)
 
   const $ = (id) => document.getElementById(id);
@@ -186,12 +185,14 @@
     clearTimeout(timer);
     timer = null;
     try {
-      const [spool, lease, claimed, failed, scheduled, retrying] = await Promise.all([getJson('/spool'),
+      const [spool, lease, claimed, failed, scheduled, retrying, recurring] = await Promise.all([getJson('/spool'),
         getJson('/lease'), getJson('/items?state=claimed&limit=' + LISTED), getJson('/items?state=failed&limit=' + LISTED),
-        getJson('/items?state=scheduled&limit=' + LISTED), getJson('/items?state=retrying&limit=' + LISTED)]);
+        getJson('/items?state=scheduled&limit=' + LISTED), getJson('/items?state=retrying&limit=' + LISTED),
+        getJson('/schedules')]);
       const now = Date.now();
       showSpool(spool, now);
       showLease(lease);
+      schedules.show(recurring, now);
       showClaims(claimed, spool.claimed, now);
       showWaiting(scheduled, retrying, now);
       showFailed(failed, spool.failed);
@@ -218,49 +219,9 @@
     }
   });
 
-  // ---- changing: POST with the token when the service asks for one -----------------------------------
+  // ---- changing: POST with the token when the service asks for one (status-page-token.js) ----------------
 
-  let tokenWaiter = null;
-
-  /** Shows the token form; resolves with the token given, or null when cancelled. */
-  function askToken(refused) {
-    $('token-why').textContent = refused
-      ? 'That token was refused. Give the service\'s API token (leasehold.api.token); it is kept in this tab only.'
-      : 'This service needs its API token (leasehold.api.token) for changes. It is kept in this tab only.';
-    $('token-form').hidden = false;
-    $('token-input').value = '';
-    $('token-input').focus();
-    return new Promise((resolve) => { tokenWaiter = resolve; });
-  }
-
-  function tokenAnswered(token) {
-    $('token-form').hidden = true;
-    const resolve = tokenWaiter;
-    tokenWaiter = null;
-    if (resolve) resolve(token);
-  }
-
-  $('token-form').addEventListener('submit', (event) => {
-    event.preventDefault();
-    const token = $('token-input').value.trim();
-    if (token) tokenAnswered(token);
-  });
-  $('token-cancel').addEventListener('click', () => tokenAnswered(null));
-
-  /** POSTs path; on 401 asks for the token (kept in sessionStorage: this tab only) and tries again. */
-  async function post(path) {
-    for (;;) {
-      const token = sessionStorage.getItem(TOKEN_KEY);
-      const headers = { Accept: 'application/json' };
-      if (token) headers.Authorization = 'Bearer ' + token;
-      const res = await fetch(path, { method: 'POST', headers: headers });
-      if (res.status !== 401) return res;
-      sessionStorage.removeItem(TOKEN_KEY);
-      const given = await askToken(token !== null);
-      if (given === null) return res;
-      sessionStorage.setItem(TOKEN_KEY, given);
-    }
-  }
+  const post = window.LeaseholdPost;
 
   function retryPath(id) {
     return '/items/' + encodeURIComponent(id) + '/retry';
@@ -269,12 +230,12 @@
   async function acting(work) {
     if (busy) return;
     busy = true;
-    document.querySelectorAll('button.retry, #retry-all').forEach((b) => { b.disabled = true; });
+    document.querySelectorAll('button.retry, #retry-all, button.schedule-act').forEach((b) => { b.disabled = true; });
     try {
       notice(await work());
     } catch (e) {
       notice('');
-      problem('The retry failed: ' + e.message);
+      problem('That failed: ' + e.message);
     } finally {
       busy = false;
       refresh();
@@ -314,6 +275,13 @@
     });
   }
 
+  // The Schedules section (status-page-schedules.js): its buttons POST as the retries do, then show what was done.
+  const schedules = window.LeaseholdSchedules({ el: el, idCell: idCell, runs: runs, duration: duration,
+    act: (path, done) => acting(async () => {
+      const res = await post(path);
+      if (res.status === 401) return 'Not done: no token given.';
+      return res.ok ? done : 'Not done: ' + res.status + (await errorText(res));
+    }) });
   $('retry-all').addEventListener('click', retryAll);
   refresh();
 })();

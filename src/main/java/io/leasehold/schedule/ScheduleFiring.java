@@ -15,10 +15,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
 
 /**
@@ -44,7 +44,10 @@ public final class ScheduleFiring {
     private final long maxBytes;
     private final String instance;
     private final ScheduleEvents events;
-    private final Map<String, ScheduleView> views = new LinkedHashMap<>();
+    /** Read by the API and scrapes at any time; written by the tick and by a pause by hand. */
+    private final Map<String, ScheduleView> views = new ConcurrentHashMap<>();
+    /** One tick at a time (the trigger skips a second while one runs; a test or a command may tick too). */
+    private final Object ticking = new Object();
 
     /**
      * @param gate the singleton work's gate: passes the lease holder with its epoch (or 0 with no bus), refuses
@@ -76,29 +79,35 @@ public final class ScheduleFiring {
     }
 
     /** Each schedule as last seen, in the configuration's order; no file or network call. */
-    public synchronized List<ScheduleView> views() {
-        return List.copyOf(views.values());
+    public List<ScheduleView> views() {
+        return schedules.stream().map(s -> views.get(s.name())).toList();
     }
 
     /** One look at every schedule, firing what is due where the gate allows. Blocking: file or bus calls. */
-    public synchronized void tick() {
-        for (RecurringSchedule s : schedules) {
-            ScheduleView before = views.get(s.name());
-            ScheduleView after;
-            try {
-                after = look(s, before);
-            } catch (IOException | RuntimeException e) {
-                after = before.failed(e.getMessage());
-                if (before.problem() == null) {
-                    LOG.warnf("schedule %s: the spool's record of it cannot be read or written: %s (tried again every tick)",
-                            s.name(), e.getMessage());
-                }
+    public void tick() {
+        synchronized (ticking) {
+            for (RecurringSchedule s : schedules) {
+                tick(s);
             }
-            if (before.problem() != null && after.problem() == null) {
-                LOG.infof("schedule %s: its record in the spool is readable again", s.name());
-            }
-            views.put(s.name(), after);
         }
+    }
+
+    private void tick(RecurringSchedule s) {
+        ScheduleView before = views.get(s.name());
+        ScheduleView after;
+        try {
+            after = look(s, before);
+        } catch (IOException | RuntimeException e) {
+            after = before.failed(e.getMessage());
+            if (before.problem() == null) {
+                LOG.warnf("schedule %s: the spool's record of it cannot be read or written: %s (tried again every tick)",
+                        s.name(), e.getMessage());
+            }
+        }
+        if (before.problem() != null && after.problem() == null) {
+            LOG.infof("schedule %s: its record in the spool is readable again", s.name());
+        }
+        views.put(s.name(), after);
     }
 
     private ScheduleView look(RecurringSchedule s, ScheduleView before) throws IOException {
@@ -188,6 +197,7 @@ public final class ScheduleFiring {
     public ScheduleBook.Pause setPaused(RecurringSchedule s, boolean paused, String by) throws IOException {
         ScheduleBook.Pause pause = new ScheduleBook.Pause(paused, clock.now(), by);
         book.setPause(s.name(), pause);
+        views.computeIfPresent(s.name(), (name, view) -> view.with(pause));
         return pause;
     }
 

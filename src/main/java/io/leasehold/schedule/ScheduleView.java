@@ -25,6 +25,12 @@ public record ScheduleView(RecurringSchedule schedule, ScheduleBook.Mark mark, b
         return new ScheduleView(schedule, null, schedule.paused(), null, null, false, Duration.ZERO, null, null);
     }
 
+    /** As seen, with a pause or resume by hand just kept in the spool (shown at once, not at the next tick). */
+    ScheduleView with(ScheduleBook.Pause byHand) {
+        return new ScheduleView(schedule, mark, byHand.paused(), byHand, next, late && !byHand.paused(), behind, seenAt,
+                problem);
+    }
+
     ScheduleView failed(String why) {
         return new ScheduleView(schedule, mark, paused, pause, next, late, behind, seenAt, why);
     }
