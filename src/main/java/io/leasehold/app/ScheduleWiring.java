@@ -10,6 +10,7 @@ import io.leasehold.schedule.ScheduleFiring;
 import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.SpoolBackend;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.inject.Produces;
@@ -40,8 +41,10 @@ public class ScheduleWiring {
     @Inject
     Instance<ScheduleFiring> firing;
 
+    /** At start, so the schedules' gauges are there from the first scrape. */
     @Produces
     @Singleton
+    @Startup
     ScheduleFiring firing(LeaseholdConfig config, SpoolBackend backend, ItemStore store, LeaseService lease,
             TickingClock clock, MeterRegistry registry) {
         ScheduleFiring firing = new ScheduleFiring(ConfigRecords.schedules(config), backend.schedules(), store,

@@ -31,6 +31,7 @@ final class KeySuggestion {
     }
 
     static Optional<String> closest(String unknown, Set<String> keys) {
+        keys = named(unknown, keys);
         String wanted = unknown.toLowerCase(java.util.Locale.ROOT);
         // Off by little: at most a third of the key's last word, and never more than three edits.
         int allowed = Math.min(3, Math.max(1, lastWord(wanted).length() / 3));
@@ -42,6 +43,27 @@ final class KeySuggestion {
         }
         List<String> sameWord = keys.stream().filter(k -> lastWord(k).equals(lastWord(wanted))).toList();
         return sameWord.size() == 1 ? Optional.of(sameWord.get(0)) : Optional.empty();
+    }
+
+    /**
+     * The keys with a name of the user's ({@code leasehold.schedules.*.cron}) as the unknown key names it
+     * ({@code leasehold.schedules.nightly.cron} for {@code leasehold.schedules.nightly.corn}), so the suggestion is
+     * the key to write; a name quoted with dots in it stays one name.
+     */
+    private static Set<String> named(String unknown, Set<String> keys) {
+        Set<String> out = new TreeSet<>();
+        for (String k : keys) {
+            int star = k.indexOf(".*.");
+            String prefix = star < 0 ? null : k.substring(0, star + 1);
+            if (prefix == null || !unknown.startsWith(prefix)) {
+                out.add(k);
+                continue;
+            }
+            String rest = unknown.substring(prefix.length());
+            int end = rest.startsWith("\"") ? rest.indexOf('"', 1) + 1 : rest.indexOf('.');
+            out.add(end <= 0 ? k : prefix + rest.substring(0, end) + k.substring(star + 2));
+        }
+        return out;
     }
 
     private static String lastWord(String key) {

@@ -5,6 +5,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.nullValue;
 import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.leasehold.directory.SpoolLayout;
 import io.leasehold.schedule.ScheduleFiring;
@@ -85,6 +86,23 @@ class SchedulesApiTest {
         firing.tick();
         given().when().get("/schedules").then().statusCode(200)
                 .body("[0].paused", equalTo(false)).body("[0].lastFired.id", equalTo("fast.20261205T010030Z"));
+    }
+
+    @Test
+    void eachScheduleIsGaugedAndItsItemsCounted() {
+        double firedBefore = Scrape.now().sampleOrZero("leasehold_schedule_fired_total", "schedule=\"fast\"");
+        firing.tick();
+        clock.advance(Duration.ofSeconds(10));
+        firing.tick();
+        Scrape now = Scrape.now();
+        assertEquals(firedBefore + 1, now.sample("leasehold_schedule_fired_total", "schedule=\"fast\""), now.text);
+        assertEquals(Instant.parse("2026-12-05T01:00:00Z").getEpochSecond(),
+                now.sample("leasehold_schedule_last_fire_time_seconds", "schedule=\"fast\""), now.text);
+        assertEquals(Instant.parse("2026-12-05T01:00:10Z").getEpochSecond(),
+                now.sample("leasehold_schedule_next_fire_time_seconds", "schedule=\"fast\""), now.text);
+        assertEquals(0.0, now.sample("leasehold_schedule_late", "schedule=\"fast\""), now.text);
+        assertEquals(0.0, now.sample("leasehold_schedule_paused", "schedule=\"fast\""), now.text);
+        assertEquals(0.0, now.sample("leasehold_schedule_clock_behind_seconds", "schedule=\"fast\""), now.text);
     }
 
     @Test

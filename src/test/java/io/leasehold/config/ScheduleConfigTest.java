@@ -62,6 +62,14 @@ class ScheduleConfigTest {
     }
 
     @Test
+    void aMisspeltKeyOfAScheduleStopsTheStartNamingTheKeyMeant() {
+        RuntimeException refused = assertThrows(ConfigCheck.InvalidConfigException.class,
+                () -> MappedConfig.build(Mapped.builder(Map.of("leasehold.schedules.nightly.corn", "0 0 2 * * ?"))));
+        assertTrue(refused.getMessage().startsWith("invalid configuration: leasehold.schedules.nightly.corn is not a setting")
+                && refused.getMessage().endsWith("did you mean leasehold.schedules.nightly.cron?"), refused.getMessage());
+    }
+
+    @Test
     void goodSchedulesPassAndAreReadWithTheirDefaults() {
         LeaseholdConfig config = Mapped.of(Map.of("leasehold.schedules.nightly.cron", "0 0 2 * * ?",
                 "leasehold.schedules.nightly.time-zone", "Europe/Berlin", "leasehold.schedules.\"sync-5m\".every", "5m",

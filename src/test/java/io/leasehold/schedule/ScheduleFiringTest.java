@@ -294,6 +294,23 @@ class ScheduleFiringTest {
     }
 
     @Test
+    void aFireTimeNobodyFiresForOverAMinuteMakesTheScheduleLateOnEveryInstanceThatLooks() throws Exception {
+        a.open(every10s(Misfire.ALL));
+        b.open(every10s(Misfire.ALL));
+        a.epoch.set(5);
+        run(15, a, b);
+        a.epoch.set(-1); // the holder is gone; b waits, looking
+        run(65, b); // the fire time at 20s is 60s old at 80s
+        assertFalse(b.firing.views().get(0).late());
+        run(1, b);
+        assertTrue(b.firing.views().get(0).late(), "late on an instance that does not hold the lease");
+        b.epoch.set(6);
+        run(1, b);
+        assertFalse(b.firing.views().get(0).late(), "no longer late once the new holder caught up");
+        assertEquals(fireTimes(START, START.plusSeconds(80)), items());
+    }
+
+    @Test
     void aScheduleNoInstanceHasSeenStartsAtItsFirstFireTimeAfterNow() throws Exception {
         clock.set(START.plusSeconds(5));
         a.open(every10s(Misfire.ALL));
