@@ -70,6 +70,18 @@ class ScheduleConfigTest {
     }
 
     @Test
+    void aScheduleIsReadFromEnvironmentVariablesTooANameWithADashQuoted() {
+        var env = new io.smallrye.config.EnvConfigSource(Map.of("LEASEHOLD_SCHEDULES_NIGHTLY_CRON", "0 0 2 * * ?",
+                "LEASEHOLD_SCHEDULES_NIGHTLY_TIME_ZONE", "Europe/Berlin",
+                "LEASEHOLD_SCHEDULES__SYNC_5M__EVERY", "5m"), 300);
+        LeaseholdConfig config = MappedConfig.build(Mapped.builder(Map.of()).withSources(env))
+                .getConfigMapping(LeaseholdConfig.class);
+        List<RecurringSchedule> all = ConfigRecords.schedules(config);
+        assertEquals(List.of("nightly", "sync-5m"), all.stream().map(RecurringSchedule::name).toList());
+        assertEquals("Europe/Berlin", all.get(0).timeZone());
+    }
+
+    @Test
     void goodSchedulesPassAndAreReadWithTheirDefaults() {
         LeaseholdConfig config = Mapped.of(Map.of("leasehold.schedules.nightly.cron", "0 0 2 * * ?",
                 "leasehold.schedules.nightly.time-zone", "Europe/Berlin", "leasehold.schedules.\"sync-5m\".every", "5m",
