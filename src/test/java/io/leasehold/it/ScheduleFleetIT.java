@@ -46,6 +46,9 @@ class ScheduleFleetIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration WITHIN = Duration.ofSeconds(60);
     private static final Pattern FIRED = Pattern.compile("schedule beat: fired (beat\\.\\S+) under epoch (\\d+)");
+    /** An instance's own lease, as its log says it took it: only under such an epoch may it fire. */
+    private static final Pattern TOOK = Pattern.compile(
+            "(?:took the controller lease: epoch |; now epoch |holding the controller lease at epoch )(\\d+)");
 
     @TempDir
     Path dir;
@@ -154,7 +157,7 @@ class ScheduleFleetIT {
         start();
         start();
         start();
-        ServiceProcess first = LeaseCluster.awaitOneHolder(live, WITHIN);
+        ServiceProcess first = afterFailover("at start");
         Instant from = windowStart();
 
         first.kill(); // 1. the holder dies without a word
@@ -182,24 +185,31 @@ class ScheduleFleetIT {
         judge(from, Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(1), true);
     }
 
-    /** Waits for one holder among the live (those that exited replaced) and two fire times fired under it. */
+    /**
+     * Waits until one of the live holds the lease and every other answers waiting (those that exited replaced on
+     * the way, as a supervisor would), then for two fire times run under it.
+     */
     private ServiceProcess afterFailover(String what) {
-        Await.until(what + ": one holder among " + live, WITHIN, () -> {
+        ServiceProcess[] holder = new ServiceProcess[1];
+        Await.until(what + ": one holder, the others waiting, among " + live, WITHIN, () -> {
             replaceExited();
-            return oneHolder() != null;
+            List<LeaseCluster.Lease> seen = live.stream().map(LeaseCluster::lease).toList();
+            if (seen.contains(null)) {
+                return false; // starting, or just exited
+            }
+            List<ServiceProcess> held = new ArrayList<>();
+            for (int i = 0; i < seen.size(); i++) {
+                if (seen.get(i).mode().equals("held")) {
+                    held.add(live.get(i));
+                } else if (!seen.get(i).mode().equals("waiting")) {
+                    return false;
+                }
+            }
+            holder[0] = held.size() == 1 ? held.get(0) : null;
+            return holder[0] != null;
         });
-        live.forEach(p -> p.awaitReady(Duration.ofSeconds(90)));
-        ServiceProcess holder = LeaseCluster.awaitOneHolder(live, WITHIN);
-        await(what + ": two fire times fired under the new holder", 2);
-        return holder;
-    }
-
-    private ServiceProcess oneHolder() {
-        List<ServiceProcess> held = live.stream().filter(p -> {
-            LeaseCluster.Lease l = LeaseCluster.lease(p);
-            return l != null && l.mode().equals("held");
-        }).toList();
-        return held.size() == 1 ? held.get(0) : null;
+        await(what + ": two fire times run after it", 2);
+        return holder[0];
     }
 
     /** Waits until {@code count} more items of the schedule ran (lines in the run log). */
@@ -254,9 +264,18 @@ class ScheduleFleetIT {
         Map<String, Long> fired = new HashMap<>();
         if (bus) {
             for (ServiceProcess p : started) {
-                Matcher m = FIRED.matcher(p.logText());
+                String log = p.logText();
+                Set<Long> own = new HashSet<>();
+                Matcher took = TOOK.matcher(log);
+                while (took.find()) {
+                    own.add(Long.parseLong(took.group(1)));
+                }
+                Matcher m = FIRED.matcher(log);
                 while (m.find()) {
-                    Long before = fired.put(m.group(1), Long.parseLong(m.group(2)));
+                    long e = Long.parseLong(m.group(2));
+                    assertTrue(own.contains(e), p.name() + " fired " + m.group(1) + " under epoch " + e
+                            + ", a lease it never took itself (it took " + own + "): only the holder fires");
+                    Long before = fired.put(m.group(1), e);
                     assertEquals(null, before, m.group(1) + " was fired twice");
                 }
             }
