@@ -2,7 +2,9 @@ package io.leasehold.schedule;
 
 import io.leasehold.core.Clock;
 import io.leasehold.core.DueFireTimes;
+import io.leasehold.core.DurationText;
 import io.leasehold.core.FireTimeIds;
+import io.leasehold.core.Misfire;
 import io.leasehold.core.RecurringSchedule;
 import io.leasehold.lease.ActRefused;
 import io.leasehold.lease.LeaseGate;
@@ -98,10 +100,10 @@ public final class ScheduleFiring {
         try {
             after = look(s, before);
         } catch (IOException | RuntimeException e) {
-            after = before.failed(e.getMessage());
+            after = before.failed(e.getMessage() == null ? e.toString() : e.getMessage());
             if (before.problem() == null) {
                 LOG.warnf("schedule %s: the spool's record of it cannot be read or written: %s (tried again every tick)",
-                        s.name(), e.getMessage());
+                        s.name(), after.problem());
             }
         }
         if (before.problem() != null && after.problem() == null) {
@@ -155,10 +157,8 @@ public final class ScheduleFiring {
             }
         }
         if (due.missed() && !paused) { // a pause passes fire times over by intent: not news each time
-            String why = paused ? "paused: fire times through " + due.mark() + " passed over without an item"
-                    : "fire times missed through " + due.mark() + " passed over without an item (misfire="
-                            + s.misfire().label() + (s.misfire() == io.leasehold.core.Misfire.ALL
-                                    ? ", max-catch-up=" + s.maxCatchUp() : "") + ")";
+            String why = "fire times missed through " + due.mark() + " passed over without an item (misfire="
+                    + s.misfire().label() + (s.misfire() == Misfire.ALL ? ", max-catch-up=" + s.maxCatchUp() : "") + ")";
             LOG.infof("schedule %s: %s", s.name(), why);
             events.missed(s.name(), why);
         }
@@ -185,7 +185,7 @@ public final class ScheduleFiring {
             if (beyond) {
                 LOG.warnf("schedule %s: this instance's clock is %d ms behind the schedule's last fire time, more than "
                         + "leasehold.claim.max-skew (%s): nothing is fired until the clock passes it (check NTP on this "
-                        + "host)", s.name(), behind.toMillis(), maxSkew);
+                        + "host)", s.name(), behind.toMillis(), DurationText.of(maxSkew));
             } else {
                 LOG.infof("schedule %s: this instance's clock is no longer behind the schedule's last fire time", s.name());
             }
