@@ -111,9 +111,14 @@ public class LeaseService implements LeaseFace {
                 }
                 return 0;
             }
-            long epoch = current.epochForAct();
-            if (!current.leads()) { // asked after: the epoch above is this instance's own only if it still leads
+            // Asked before and after: between the two the epoch is this instance's own, never one borrowed
+            // while waiting (which a take in between would otherwise let through as if it were its own).
+            if (!current.leads()) {
                 throw new ActRefused("this instance does not hold the controller lease; its holder does this work");
+            }
+            long epoch = current.epochForAct();
+            if (!current.leads()) {
+                throw new ActRefused("this instance no longer holds the controller lease");
             }
             return epoch;
         };

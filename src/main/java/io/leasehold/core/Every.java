@@ -12,7 +12,7 @@ import java.util.Optional;
 public record Every(Duration period) implements Recurrence {
 
     public Every {
-        if (period.compareTo(Duration.ofSeconds(1)) < 0 || period.toNanos() % 1_000_000_000L != 0) {
+        if (period.compareTo(Duration.ofSeconds(1)) < 0 || period.getNano() != 0) {
             throw new IllegalArgumentException("must be a whole number of seconds, at least 1s, got " + DurationText.of(period));
         }
     }

@@ -11,12 +11,17 @@ package io.leasehold.core;
 public record RecurringSchedule(String name, Recurrence recurrence, String rule, String expression, String timeZone,
         String payload, Misfire misfire, int maxCatchUp, boolean paused) {
 
+    /** The most items one catch-up may make. */
+    public static final int MOST_CATCH_UP = 10_000;
+
     public RecurringSchedule {
         if (!FireTimeIds.isName(name)) {
             throw new IllegalArgumentException("invalid schedule name '" + name + "'");
         }
-        if (maxCatchUp < 1) {
-            throw new InvalidSetting("leasehold.schedules.\"" + name + "\".max-catch-up", "must be at least 1, got " + maxCatchUp);
+        if (maxCatchUp < 1 || maxCatchUp > MOST_CATCH_UP) {
+            // More would keep the one schedules' thread on a single catch-up for too long (each item is a durable write).
+            throw new InvalidSetting("leasehold.schedules.\"" + name + "\".max-catch-up", "must be 1 to " + MOST_CATCH_UP
+                    + ", got " + maxCatchUp);
         }
     }
 

@@ -29,6 +29,9 @@ public final class ScheduleGauges {
                     "1 while a fire time fell over 60s ago and no instance has fired it", v -> v.late() ? 1 : 0);
             gauge(registry, firing, name, "leasehold.schedule.paused", null, "1 while the schedule is paused",
                     v -> v.paused() ? 1 : 0);
+            gauge(registry, firing, name, "leasehold.schedule.problem", null,
+                    "1 while this instance cannot read or write the schedule's record in the spool (GET /schedules says why)",
+                    v -> v.problem() == null ? 0 : 1);
             gauge(registry, firing, name, "leasehold.schedule.clock.behind", "seconds",
                     "how far this instance's clock is behind the schedule's last fire time (0: not behind)",
                     v -> v.behind().toMillis() / 1000.0);

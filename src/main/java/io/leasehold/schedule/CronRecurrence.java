@@ -39,7 +39,14 @@ public final class CronRecurrence implements Recurrence {
         try {
             var parsed = new CronParser(CronType.QUARTZ).parse(cron);
             parsed.validate();
-            return new CronRecurrence(ExecutionTime.forCron(parsed), zone);
+            CronRecurrence made = new CronRecurrence(ExecutionTime.forCron(parsed), zone);
+            if (made.after(Instant.now()).isEmpty()) {
+                throw new InvalidSetting(cronKey, "never fires from now on (a date that does not exist, such as 30 February,"
+                        + " or only past years), got '" + cron + "'");
+            }
+            return made;
+        } catch (InvalidSetting e) {
+            throw e;
         } catch (IllegalArgumentException e) {
             throw new InvalidSetting(cronKey, "must be a cron expression with seconds, such as '0 0 2 * * ?' (second "
                     + "minute hour day-of-month month day-of-week, one of the two days '?'), got '" + cron + "': "
@@ -82,10 +89,19 @@ public final class CronRecurrence implements Recurrence {
     }
 
     private Optional<Instant> next(Instant t) {
-        return times.nextExecution(ZonedDateTime.ofInstant(t, zone)).map(ZonedDateTime::toInstant);
+        return checked(times.nextExecution(ZonedDateTime.ofInstant(t, zone)).map(ZonedDateTime::toInstant), t, true);
     }
 
     private Optional<Instant> last(Instant t) {
-        return times.lastExecution(ZonedDateTime.ofInstant(t, zone)).map(ZonedDateTime::toInstant);
+        return checked(times.lastExecution(ZonedDateTime.ofInstant(t, zone)).map(ZonedDateTime::toInstant), t, false);
+    }
+
+    /** A fire time on the wrong side of the instant asked would fire early or move a mark ahead: refused, loudly. */
+    private Optional<Instant> checked(Optional<Instant> found, Instant t, boolean after) {
+        if (found.isPresent() && (after ? !found.get().isAfter(t) : !found.get().isBefore(t))) {
+            throw new IllegalStateException("the cron library answered " + found.get() + " as the fire time "
+                    + (after ? "after " : "before ") + t + " in " + zone + "; nothing is fired on it");
+        }
+        return found;
     }
 }

@@ -50,6 +50,8 @@ public final class ScheduleFiring {
     private final Map<String, ScheduleView> views = new ConcurrentHashMap<>();
     /** One tick at a time (the trigger skips a second while one runs; a test or a command may tick too). */
     private final Object ticking = new Object();
+    /** Ids found reserved with no item, each said once in the log while the mark waits on it. */
+    private final java.util.Set<String> waitingOn = ConcurrentHashMap.newKeySet();
 
     /**
      * @param gate the singleton work's gate: passes the lease holder with its epoch (or 0 with no bus), refuses
@@ -125,8 +127,12 @@ public final class ScheduleFiring {
         }
         Optional<Instant> through = mark.map(Mark::through);
         Instant from = through.filter(t -> t.isAfter(now)).orElse(now); // a clock behind the mark: after the mark
+        Instant firstSeen = before.firstSeenAt() == null ? now : before.firstSeenAt();
+        // With no mark yet (no holder ever fired it, or its record cannot be written), late counts from the first look.
+        boolean late = DueFireTimes.late(s, Optional.of(through.orElse(firstSeen)), now, paused);
+        Duration behind = due.behind().compareTo(maxSkew) > 0 ? due.behind() : Duration.ZERO; // within skew: normal
         return new ScheduleView(s, mark.orElse(null), paused, pause.orElse(null), s.recurrence().after(from).orElse(null),
-                DueFireTimes.late(s, through, now, paused), due.behind(), now, null);
+                late, behind, firstSeen, now, null);
     }
 
     /** Fires what is due, if the gate passes this instance; answers the mark as it stands after. */
@@ -147,11 +153,24 @@ public final class ScheduleFiring {
                         s.name(), e.getMessage());
                 return book.mark(s.name());
             }
+            Optional<Mark> latest = book.mark(s.name()); // looked at again: another instance may have gone past it
+            if (latest.isPresent() && !latest.get().through().isBefore(fireTime)) {
+                continue;
+            }
             String id = FireTimeIds.of(s.name(), fireTime);
-            boolean made = make(id, s.payload());
+            Made made = make(id, s.payload());
+            if (made == Made.RESERVED) {
+                if (waitingOn.add(id)) {
+                    LOG.warnf("schedule %s: %s is known but is no item yet (an enqueue of it under way, or one cut off by a"
+                            + " crash, whose reservation housekeeping removes after leasehold.spool.tmp-max-age): its mark"
+                            + " waits there, and it is made once the id is free", s.name(), id);
+                }
+                return book.mark(s.name());
+            }
+            waitingOn.remove(id);
             last = new Fired(fireTime, id, epoch, instance, clock.now());
             book.advance(s.name(), new Mark(fireTime, last));
-            if (made) {
+            if (made == Made.MADE) {
                 LOG.infof("schedule %s: fired %s under epoch %d", s.name(), id, epoch);
                 events.fired(s.name(), id, epoch);
             }
@@ -168,19 +187,29 @@ public final class ScheduleFiring {
         return book.mark(s.name());
     }
 
-    /** Makes the item; false when its id is known already (made before a crash, or by another instance). */
-    private boolean make(String id, String payload) throws IOException {
+    /** What an enqueue of a fire time's item found. */
+    private enum Made {
+        /** This instance made it. */
+        MADE,
+        /** An item of the id is there: made by another instance, or by one before a crash. */
+        KNOWN,
+        /** The id is reserved but no item is there: an enqueue under way, or one a crash cut off. */
+        RESERVED
+    }
+
+    private Made make(String id, String payload) throws IOException {
         try {
             store.enqueue(id, new ByteArrayInputStream(payload.getBytes(StandardCharsets.UTF_8)), maxBytes);
-            return true;
+            return Made.MADE;
         } catch (ItemStore.DuplicateItemException e) {
-            return false;
+            // Moving the mark past a reservation whose enqueue died would lose the fire time for good.
+            return store.lookup(id).isPresent() ? Made.KNOWN : Made.RESERVED;
         }
     }
 
     private void reportBehind(RecurringSchedule s, ScheduleView before, Duration behind) {
         boolean beyond = behind.compareTo(maxSkew) > 0;
-        boolean was = before.behind().compareTo(maxSkew) > 0;
+        boolean was = !before.behind().isZero(); // a view keeps only a skew beyond max-skew
         if (beyond != was) {
             if (beyond) {
                 LOG.warnf("schedule %s: this instance's clock is %d ms behind the schedule's last fire time, more than "
@@ -195,7 +224,17 @@ public final class ScheduleFiring {
 
     /** Pauses or resumes a schedule for the whole fleet (kept in the spool); the next tick of every instance obeys. */
     public ScheduleBook.Pause setPaused(RecurringSchedule s, boolean paused, String by) throws IOException {
-        ScheduleBook.Pause pause = new ScheduleBook.Pause(paused, clock.now(), by);
+        Instant now = clock.now();
+        ScheduleBook.Pause pause = new ScheduleBook.Pause(paused, now, by);
+        if (!paused) {
+            // Fire times of the pause are passed over even if no holder looked while it lasted (the fleet down,
+            // a failover): moving a mark forward is safe from any instance, and the id still makes each item once.
+            Optional<Mark> mark = book.mark(s.name());
+            Optional<Instant> through = s.recurrence().atOrBefore(now);
+            if (mark.isPresent() && through.isPresent() && through.get().isAfter(mark.get().through())) {
+                book.advance(s.name(), new Mark(through.get(), mark.get().lastFired()));
+            }
+        }
         book.setPause(s.name(), pause);
         views.computeIfPresent(s.name(), (name, view) -> view.with(pause));
         return pause;

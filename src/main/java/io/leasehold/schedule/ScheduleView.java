@@ -14,24 +14,26 @@ import java.time.Instant;
  * @param pause the spool's pause or resume by hand, null when there was none
  * @param next the next fire time after the mark (or after now, when later), null when there is none
  * @param late a fire time fell more than {@link io.leasehold.core.DueFireTimes#LATE_AFTER} ago and nobody fired it
- * @param behind how far this instance's clock is behind the mark (zero when it is not)
- * @param seenAt when this instance looked, on its clock; null before its first look
+ * @param behind how far this instance's clock is behind the mark, when by more than max-skew (else zero)
+ * @param firstSeenAt when this instance first looked, on its clock; null before its first look
+ * @param seenAt when this instance looked last, on its clock; null before its first look
  * @param problem why the last look or fire failed (the spool unreachable, a refusal), null when it did not
  */
 public record ScheduleView(RecurringSchedule schedule, ScheduleBook.Mark mark, boolean paused, ScheduleBook.Pause pause,
-        Instant next, boolean late, Duration behind, Instant seenAt, String problem) {
+        Instant next, boolean late, Duration behind, Instant firstSeenAt, Instant seenAt, String problem) {
 
     static ScheduleView unseen(RecurringSchedule schedule) {
-        return new ScheduleView(schedule, null, schedule.paused(), null, null, false, Duration.ZERO, null, null);
+        return new ScheduleView(schedule, null, schedule.paused(), null, null, false, Duration.ZERO, null, null, null);
     }
 
     /** As seen, with a pause or resume by hand just kept in the spool (shown at once, not at the next tick). */
     ScheduleView with(ScheduleBook.Pause byHand) {
-        return new ScheduleView(schedule, mark, byHand.paused(), byHand, next, late && !byHand.paused(), behind, seenAt,
-                problem);
+        return new ScheduleView(schedule, mark, byHand.paused(), byHand, next, late && !byHand.paused(), behind,
+                firstSeenAt, seenAt, problem);
     }
 
     ScheduleView failed(String why) {
-        return new ScheduleView(schedule, mark, paused, pause, next, late, behind, seenAt, why);
+        return new ScheduleView(schedule, mark, paused, pause, next, late, behind, firstSeenAt == null ? seenAt : firstSeenAt,
+                seenAt, why);
     }
 }

@@ -99,7 +99,7 @@ class OperatorCliTest {
         assertEquals(2, lst.status());
         assertEquals("leasehold: 'lst' is not a command of items (list, show, enqueue, cancel, retry, purge): did you"
                 + " mean list?", lst.err().lines().findFirst().orElse(""));
-        assertEquals("leasehold: 'itms' is not a command (items, spool, lease): did you mean items?",
+        assertEquals("leasehold: 'itms' is not a command (items, spool, schedules, lease): did you mean items?",
                 run("itms").err().lines().findFirst().orElse(""));
         assertEquals("", lst.out());
     }

@@ -65,7 +65,8 @@ class ScheduleCommandsTest {
         assertEquals(3, lines.size(), list.out());
         assertTrue(lines.get(0).matches("NAME +RULE +NEXT +LAST ITEM +STATE +PAUSED +LATE"), lines.get(0));
         assertTrue(lines.get(1).matches("fast +every 10s +\\S+Z +- +- +false +no"), lines.get(1));
-        assertTrue(lines.get(2).matches("nightly +cron 0 0 2 \\* \\* \\? Europe/Berlin +\\S+T01:00:00Z +nightly.20261205T010000Z"
+        // 02:00 in Berlin: 01:00 UTC in winter, 00:00 in summer (the next fire time is the real clock's).
+        assertTrue(lines.get(2).matches("nightly +cron 0 0 2 \\* \\* \\? Europe/Berlin +\\S+T0[01]:00:00Z +nightly.20261205T010000Z"
                 + " +purged +false +late"), lines.get(2)); // its item never made here, and its next fire time long past
         Said json = run("schedules", "list", "--json");
         assertTrue(json.out().contains("\"lastFired\":{\"fireTime\":\"2026-12-05T01:00:00Z\",\"id\":\"nightly.20261205T010000Z\","

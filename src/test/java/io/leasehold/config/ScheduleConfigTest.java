@@ -37,6 +37,19 @@ class ScheduleConfigTest {
     }
 
     @Test
+    void aCronThatNeverFiresAgainAndAHugeCatchUpAreRefusedInOneLineAndAPeriodOfCenturiesIsNoCrash() {
+        String message = refusal(Map.of("leasehold.schedules.a.cron", "0 0 0 30 2 ?",
+                "leasehold.schedules.b.every", "110000d", "leasehold.schedules.c.every", "1h",
+                "leasehold.schedules.c.max-catch-up", "10001"));
+        assertTrue(message.contains("leasehold.schedules.\"a\".cron never fires from now on"), message);
+        assertTrue(message.contains("leasehold.schedules.\"c\".max-catch-up must be 1 to 10000, got 10001"), message);
+        assertTrue(!message.contains("\"b\""), "every 110000d is a period like any other: " + message);
+        assertEquals(1, message.lines().count(), message);
+        assertTrue(refusal(Map.of("leasehold.schedules.d.cron", "0 0 0 1 1 ? 2020"))
+                .contains("leasehold.schedules.\"d\".cron never fires from now on"));
+    }
+
+    @Test
     void bothOrNeitherOfCronAndEveryIsRefusedNamingBoth() {
         assertTrue(refusal(Map.of("leasehold.schedules.n.cron", "0 0 2 * * ?", "leasehold.schedules.n.every", "1h"))
                 .contains("leasehold.schedules.\"n\".cron or leasehold.schedules.\"n\".every must be set, exactly one of the two, got both"));
@@ -51,7 +64,7 @@ class ScheduleConfigTest {
                 "leasehold.schedules.c.every", "1h", "leasehold.schedules.c.max-catch-up", "0"));
         assertTrue(message.contains("leasehold.schedules.\"a\".time-zone must be a time zone such as UTC or Europe/Berlin, got 'Europe/Atlantis'"), message);
         assertTrue(message.contains("leasehold.schedules.\"b\".misfire must be 'latest', 'all' or 'skip', got 'some'"), message);
-        assertTrue(message.contains("leasehold.schedules.\"c\".max-catch-up must be at least 1, got 0"), message);
+        assertTrue(message.contains("leasehold.schedules.\"c\".max-catch-up must be 1 to 10000, got 0"), message);
     }
 
     @Test
@@ -70,14 +83,13 @@ class ScheduleConfigTest {
     }
 
     @Test
-    void aScheduleIsReadFromEnvironmentVariablesTooANameWithADashQuoted() {
+    void aScheduleIsReadFromEnvironmentVariablesToo() {
         var env = new io.smallrye.config.EnvConfigSource(Map.of("LEASEHOLD_SCHEDULES_NIGHTLY_CRON", "0 0 2 * * ?",
-                "LEASEHOLD_SCHEDULES_NIGHTLY_TIME_ZONE", "Europe/Berlin",
-                "LEASEHOLD_SCHEDULES__SYNC_5M__EVERY", "5m"), 300);
+                "LEASEHOLD_SCHEDULES_NIGHTLY_TIME_ZONE", "Europe/Berlin", "LEASEHOLD_SCHEDULES_SYNC5M_EVERY", "5m"), 300);
         LeaseholdConfig config = MappedConfig.build(Mapped.builder(Map.of()).withSources(env))
                 .getConfigMapping(LeaseholdConfig.class);
         List<RecurringSchedule> all = ConfigRecords.schedules(config);
-        assertEquals(List.of("nightly", "sync-5m"), all.stream().map(RecurringSchedule::name).toList());
+        assertEquals(List.of("nightly", "sync5m"), all.stream().map(RecurringSchedule::name).toList());
         assertEquals("Europe/Berlin", all.get(0).timeZone());
     }
 

@@ -94,9 +94,17 @@ class DueFireTimesTest {
 
     @Test
     void aClockSteppedForwardIsAFailoverOfThatLengthTheMisfirePolicyDecides() {
-        // The clock jumps 3h30m at once: the same as three fire times nobody fired.
-        assertEquals(afterThreeMissed(Misfire.ALL, 100).fire().size(), 3);
-        assertEquals(afterThreeMissed(Misfire.LATEST, 100).fire().size(), 1);
+        // Ticks each second up to 10:00:05 decide through 10:00; then the clock jumps to 13:30:05.
+        RecurringSchedule s = hourly(Misfire.ALL, 100);
+        Optional<Instant> mark = Optional.empty();
+        for (int second = 1; second <= 5; second++) {
+            mark = Optional.of(DueFireTimes.at(s, mark, T0.plusSeconds(second), false).mark());
+        }
+        assertEquals(T0, mark.get());
+        Instant stepped = T0.plus(Duration.ofMinutes(210)).plusSeconds(5);
+        assertEquals(List.of(T0.plusSeconds(3600), T0.plusSeconds(7200), T0.plusSeconds(10800)),
+                DueFireTimes.at(s, mark, stepped, false).fire());
+        assertEquals(List.of(T0.plusSeconds(10800)), DueFireTimes.at(hourly(Misfire.LATEST, 100), mark, stepped, false).fire());
     }
 
     @Test
@@ -129,7 +137,7 @@ class DueFireTimesTest {
     }
 
     @Test
-    void aLongOutageOfAOneSecondScheduleDecidesWithoutWalkingEveryMissedFireTime() {
+    void aYearsOutageOfAOneSecondScheduleFiresTheLatestMaxCatchUpAndPassesOverTheRest() {
         RecurringSchedule s = new RecurringSchedule("fast", new Every(Duration.ofSeconds(1)), "every", "1s", "UTC", "",
                 Misfire.ALL, 100, false);
         DueFireTimes.Due due = DueFireTimes.at(s, Optional.of(T0), T0.plus(Duration.ofDays(365)), false);

@@ -20,7 +20,9 @@ import io.leasehold.spool.ItemState;
 import io.leasehold.spool.ItemView;
 import io.leasehold.spool.ScheduleBook;
 import io.leasehold.testing.DrivenClock;
+import io.leasehold.spool.StagedBatch;
 import java.io.ByteArrayInputStream;
+import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -308,6 +310,51 @@ class ScheduleFiringTest {
         run(1, b);
         assertFalse(b.firing.views().get(0).late(), "no longer late once the new holder caught up");
         assertEquals(fireTimes(START, START.plusSeconds(80)), items());
+    }
+
+    @Test
+    void aFireTimeWhoseIdIsReservedWithNoItemIsWaitedOnNeverPassedOver() throws Exception {
+        a.open(every10s(Misfire.ALL));
+        a.epoch.set(5);
+        run(5, a);
+        // An enqueue of the next fire time's item under way (or cut off by a crash): its id reserved, no item.
+        String next = FireTimeIds.of("tick", START.plusSeconds(10));
+        try (StagedBatch batch = backend.store().stageBatch(1 << 20)) {
+            try (OutputStream out = batch.payload(1, next)) {
+                out.write("hello".getBytes());
+            }
+            batch.item(1, next);
+            run(20, a);
+            assertEquals(List.of(), items(), "nothing made past a fire time that may still be made");
+            assertEquals(START, backend.schedules().mark("tick").orElseThrow().through());
+        } // closed without a commit: the reservation goes, as housekeeping removes a dead enqueue's
+        run(1, a);
+        assertEquals(fireTimes(START, START.plusSeconds(26)), items());
+        assertEquals(List.of(next + "@5", FireTimeIds.of("tick", START.plusSeconds(20)) + "@5"), a.fired);
+    }
+
+    @Test
+    void aResumePassesOverThePausesFireTimesEvenWhenNoHolderLookedMeanwhile() throws Exception {
+        a.open(every10s(Misfire.ALL));
+        b.open(every10s(Misfire.ALL));
+        a.epoch.set(5);
+        run(15, a, b);
+        b.firing.setPaused(b.firing.schedule("tick").orElseThrow(), true, "ops");
+        clock.advance(Duration.ofSeconds(40)); // the fleet down meanwhile: nobody looks
+        b.firing.setPaused(b.firing.schedule("tick").orElseThrow(), false, "ops");
+        run(10, a);
+        assertEquals(List.of(FireTimeIds.of("tick", START.plusSeconds(10)), FireTimeIds.of("tick", START.plusSeconds(60))),
+                items());
+    }
+
+    @Test
+    void aScheduleNoHolderEverFiredIsLateAMinuteAfterItsFirstFireTime() throws Exception {
+        b.open(every10s(Misfire.ALL)); // waiting: its gate refuses, and nobody else fires
+        run(70, b);
+        assertNull(b.firing.views().get(0).mark(), "no mark was ever written");
+        assertFalse(b.firing.views().get(0).late());
+        run(1, b); // the first fire time after its first look (10s) is now over 60s old
+        assertTrue(b.firing.views().get(0).late());
     }
 
     @Test

@@ -96,6 +96,7 @@ public abstract class ScheduleBookContract {
         book.advance("a_b", mark(T.plusSeconds(20), 1));
         assertEquals(T, book.mark("a").orElseThrow().through());
         assertEquals(T.plusSeconds(10), book.mark("a-b").orElseThrow().through());
+        assertEquals(T.plusSeconds(20), book.mark("a_b").orElseThrow().through());
         assertTrue(book.mark("b").isEmpty());
     }
 }
