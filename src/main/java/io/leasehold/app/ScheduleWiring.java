@@ -60,13 +60,17 @@ public class ScheduleWiring {
         if (firing.schedules().isEmpty() || !ticking.compareAndSet(false, true)) {
             return; // none configured, or the last tick still runs (a slow spool): the next second looks again
         }
-        thread.execute(() -> {
-            try {
-                firing.tick();
-            } finally {
-                ticking.set(false);
-            }
-        });
+        try {
+            thread.execute(() -> {
+                try {
+                    firing.tick();
+                } finally {
+                    ticking.set(false);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException stopping) {
+            ticking.set(false); // the service is stopping: no more ticks
+        }
     }
 
     @PreDestroy

@@ -40,20 +40,23 @@ public final class DirectoryScheduleBook implements ScheduleBook {
 
     @Override
     public Optional<Mark> mark(String name) throws IOException {
-        List<Instant> marks = marks(name);
-        if (marks.isEmpty()) {
-            return Optional.empty();
+        for (int look = 1; ; look++) {
+            List<Instant> marks = marks(name);
+            if (marks.isEmpty()) {
+                return Optional.empty();
+            }
+            Instant through = marks.get(marks.size() - 1);
+            try {
+                return Optional.of(new Mark(through, ScheduleBookText.fired(read(file(name, FireTimeIds.compact(through))))));
+            } catch (NoSuchFileException e) {
+                if (look == 3) { // replaced again and again while looked at: the name is the mark
+                    return Optional.of(new Mark(through, null));
+                }
+                // Replaced by a later one between the listing and the read: list again.
+            } catch (IOException | RuntimeException e) {
+                return Optional.of(new Mark(through, null)); // the name alone is the mark: what it last fired is only shown
+            }
         }
-        Instant through = marks.get(marks.size() - 1);
-        Fired fired;
-        try {
-            fired = ScheduleBookText.fired(read(file(name, FireTimeIds.compact(through))));
-        } catch (NoSuchFileException e) {
-            return mark(name); // replaced by a later one between the listing and the read
-        } catch (IOException | RuntimeException e) {
-            fired = null; // the name alone is the mark: what it last fired is only shown
-        }
-        return Optional.of(new Mark(through, fired));
     }
 
     @Override
