@@ -14,7 +14,7 @@ window.LeaseholdSchedules = function (h) {
     if (s.late) said.push('late');
     if (s.clockBehindMs) said.push('clock ' + h.duration(s.clockBehindMs) + ' behind');
     if (s.problem) said.push(s.problem);
-    if (s.paused) said.push(s.pausedBy ? 'paused by ' + s.pausedBy.by : 'paused');
+    if (s.paused) said.push(s.pausedBy && s.pausedBy.paused ? 'paused by ' + s.pausedBy.by : 'paused');
     return said.length ? said.join(' · ') : 'on time';
   }
 
@@ -33,9 +33,9 @@ window.LeaseholdSchedules = function (h) {
       const last = s.lastFired;
       const path = '/schedules/' + encodeURIComponent(s.name) + '/';
       const actions = h.el('td', 'action');
-      actions.append(button('Run now', s.name, path + 'trigger', 'Fired ' + s.name + ' by hand.'),
-        s.paused ? button('Resume', s.name, path + 'resume', 'Resumed ' + s.name + ' for every instance.')
-          : button('Pause', s.name, path + 'pause', 'Paused ' + s.name + ' for every instance.'));
+      actions.append(button('Run now', s.name, path + 'trigger', (made) => 'Fired ' + s.name + ' by hand: item ' + made.id + '.'),
+        s.paused ? button('Resume', s.name, path + 'resume', () => 'Resumed ' + s.name + ' for every instance.')
+          : button('Pause', s.name, path + 'pause', () => 'Paused ' + s.name + ' for every instance.'));
       tr.append(h.el('td', 'name', s.name), h.el('td', 'rule', rule(s)),
         h.el('td', 'next', s.next ? h.runs(s.next, now) : '—'), last ? h.idCell(last.id) : h.el('td', null, '—'),
         h.el('td', 'state', last ? last.state : '—'), h.el('td', 'status' + (s.late || s.clockBehindMs ? ' bad' : ''),

@@ -275,12 +275,13 @@
     });
   }
 
-  // The Schedules section (status-page-schedules.js): its buttons POST as the retries do, then show what was done.
+  // The Schedules section (status-page-schedules.js): its buttons POST as the retries do, then say what was done
+  // (done: the answer's body to the notice's text).
   const schedules = window.LeaseholdSchedules({ el: el, idCell: idCell, runs: runs, duration: duration,
     act: (path, done) => acting(async () => {
       const res = await post(path);
       if (res.status === 401) return 'Not done: no token given.';
-      return res.ok ? done : 'Not done: ' + res.status + (await errorText(res));
+      return res.ok ? done(await res.json()) : 'Not done: ' + res.status + (await errorText(res));
     }) });
   $('retry-all').addEventListener('click', retryAll);
   refresh();

@@ -76,11 +76,16 @@ public final class ConfigRecords {
             throw new InvalidSetting(cronKey, "or " + everyKey + " must be set, exactly one of the two, got "
                     + (cron.isPresent() ? "both" : "neither"));
         }
+        if (cron.isEmpty() && c.timeZone().isPresent()) {
+            throw new InvalidSetting(RecurringSchedule.key(name, "time-zone"), "applies to a cron schedule only: the fire times"
+                    + " of " + everyKey + " are instants, the same in every zone; remove it");
+        }
+        String zone = c.timeZone().orElse("UTC");
         Recurrence recurrence = cron.isPresent()
-                ? CronRecurrence.parse(cronKey, cron.get(), RecurringSchedule.key(name, "time-zone"), c.timeZone())
+                ? CronRecurrence.parse(cronKey, cron.get(), RecurringSchedule.key(name, "time-zone"), zone)
                 : Every.of(everyKey, c.every().get());
         return new RecurringSchedule(name, recurrence, cron.isPresent() ? "cron" : "every",
-                cron.orElseGet(() -> DurationText.of(c.every().get())), cron.isPresent() ? c.timeZone() : "UTC",
+                cron.orElseGet(() -> DurationText.of(c.every().get())), zone,
                 c.payload().orElse(""), Misfire.of(RecurringSchedule.key(name, "misfire"), c.misfire()),
                 c.maxCatchUp(), c.paused());
     }

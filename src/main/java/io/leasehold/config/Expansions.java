@@ -17,6 +17,9 @@ final class Expansions {
 
     /** The mapping's boolean keys. */
     private static final List<String> BOOLEANS = List.of("leasehold.drain.auto");
+    /** And each schedule's. */
+    private static final java.util.regex.Pattern SCHEDULE_BOOLEAN = java.util.regex.Pattern.compile(
+            "leasehold\\.schedules\\.[^.]+\\.paused|leasehold\\.schedules\\.\"[^\"]+\"\\.paused");
     /** What SmallRye's boolean converter reads as true, and their opposites. */
     private static final java.util.Set<String> BOOLEAN_WORDS = java.util.Set.of("true", "false", "yes", "no", "on",
             "off", "1", "0", "y", "n");
@@ -38,7 +41,13 @@ final class Expansions {
                 }
             }
         }
-        for (String key : BOOLEANS) {
+        List<String> booleans = new ArrayList<>(BOOLEANS);
+        for (String name : config.getPropertyNames()) {
+            if (SCHEDULE_BOOLEAN.matcher(name).matches()) {
+                booleans.add(name);
+            }
+        }
+        for (String key : booleans) {
             String raw = config.getConfigValue(key).getValue();
             if (raw != null && !BOOLEAN_WORDS.contains(raw.strip().toLowerCase(java.util.Locale.ROOT))) {
                 problems.add(key + " must be true or false, got '" + raw + "'");

@@ -44,9 +44,8 @@ public interface LeaseholdConfig {
         /** A period, whole seconds, its fire times the multiples of it since 1970-01-01T00:00:00Z; or {@link #cron}. */
         Optional<Duration> every();
 
-        /** The zone a cron expression is read in. */
-        @WithDefault("UTC")
-        String timeZone();
+        /** The zone a cron expression is read in (UTC when unset); an every schedule has none. */
+        Optional<String> timeZone();
 
         /** The items' payload, as text. */
         Optional<String> payload();

@@ -20,13 +20,13 @@ public record RecurringSchedule(String name, Recurrence recurrence, String rule,
         }
         if (maxCatchUp < 1 || maxCatchUp > MOST_CATCH_UP) {
             // More would keep the one schedules' thread on a single catch-up for too long (each item is a durable write).
-            throw new InvalidSetting("leasehold.schedules.\"" + name + "\".max-catch-up", "must be 1 to " + MOST_CATCH_UP
+            throw new InvalidSetting(key(name, "max-catch-up"), "must be 1 to " + MOST_CATCH_UP
                     + ", got " + maxCatchUp);
         }
     }
 
-    /** The configuration key of one of its settings, as an error names it. */
+    /** The configuration key of one of its settings, as an error names it (and as it is written: a name has no dot). */
     public static String key(String name, String setting) {
-        return "leasehold.schedules.\"" + name + "\"." + setting;
+        return "leasehold.schedules." + name + "." + setting;
     }
 }

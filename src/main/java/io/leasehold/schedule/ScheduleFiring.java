@@ -131,8 +131,8 @@ public final class ScheduleFiring {
         // With no mark yet (no holder ever fired it, or its record cannot be written), late counts from the first look.
         boolean late = DueFireTimes.late(s, Optional.of(through.orElse(firstSeen)), now, paused);
         Duration behind = due.behind().compareTo(maxSkew) > 0 ? due.behind() : Duration.ZERO; // within skew: normal
-        return new ScheduleView(s, mark.orElse(null), paused, pause.orElse(null), s.recurrence().after(from).orElse(null),
-                late, behind, firstSeen, now, null);
+        Instant next = paused ? null : s.recurrence().after(from).orElse(null); // paused: nothing will fire
+        return new ScheduleView(s, mark.orElse(null), paused, pause.orElse(null), next, late, behind, firstSeen, now, null);
     }
 
     /** Fires what is due, if the gate passes this instance; answers the mark as it stands after. */
@@ -224,6 +224,10 @@ public final class ScheduleFiring {
 
     /** Pauses or resumes a schedule for the whole fleet (kept in the spool); the next tick of every instance obeys. */
     public ScheduleBook.Pause setPaused(RecurringSchedule s, boolean paused, String by) throws IOException {
+        Optional<ScheduleBook.Pause> already = book.pause(s.name());
+        if (already.isPresent() && already.get().paused() == paused) {
+            return already.get(); // a second pause (or resume) changes nothing, its time and author included
+        }
         Instant now = clock.now();
         ScheduleBook.Pause pause = new ScheduleBook.Pause(paused, now, by);
         if (!paused) {

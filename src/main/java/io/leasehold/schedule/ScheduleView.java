@@ -12,7 +12,7 @@ import java.time.Instant;
  * @param mark the spool's mark, null when no instance has written one yet
  * @param paused whether it is paused now (the spool's pause by hand, else the configuration)
  * @param pause the spool's pause or resume by hand, null when there was none
- * @param next the next fire time after the mark (or after now, when later), null when there is none
+ * @param next the next fire time after the mark (or after now, when later), null when there is none or while paused
  * @param late a fire time fell more than {@link io.leasehold.core.DueFireTimes#LATE_AFTER} ago and nobody fired it
  * @param behind how far this instance's clock is behind the mark, when by more than max-skew (else zero)
  * @param firstSeenAt when this instance first looked, on its clock; null before its first look
@@ -28,7 +28,9 @@ public record ScheduleView(RecurringSchedule schedule, ScheduleBook.Mark mark, b
 
     /** As seen, with a pause or resume by hand just kept in the spool (shown at once, not at the next tick). */
     ScheduleView with(ScheduleBook.Pause byHand) {
-        return new ScheduleView(schedule, mark, byHand.paused(), byHand, next, late && !byHand.paused(), behind,
+        Instant shown = byHand.paused() ? null : next != null ? next
+                : schedule.recurrence().after(byHand.since()).orElse(null); // resumed: its next from now
+        return new ScheduleView(schedule, mark, byHand.paused(), byHand, shown, late && !byHand.paused(), behind,
                 firstSeenAt, seenAt, problem);
     }
 

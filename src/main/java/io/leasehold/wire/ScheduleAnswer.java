@@ -12,7 +12,8 @@ import java.time.Instant;
  * @param cron the cron expression, for a cron schedule
  * @param every the period, for an every schedule
  * @param pausedBy who paused or resumed it by hand, and when, if anyone did (the spool's word beats the configuration's)
- * @param next its next fire time; absent when it has none
+ * @param timeZone the zone of a cron schedule (an every schedule has none)
+ * @param next its next fire time; absent when it has none, or while it is paused
  * @param lastFired its last item, with the item's state now (absent once purged: "purged")
  * @param late a fire time fell over 60s ago and no instance has fired it
  * @param clockBehindMs how far this instance's clock is behind the schedule's mark, when it is
@@ -37,7 +38,8 @@ public record ScheduleAnswer(String name, String cron, String every, String time
         boolean cron = s.rule().equals("cron");
         ScheduleBook.Fired f = v.mark() == null ? null : v.mark().lastFired();
         ScheduleBook.Pause p = v.pause();
-        return new ScheduleAnswer(s.name(), cron ? s.expression() : null, cron ? null : s.expression(), s.timeZone(),
+        return new ScheduleAnswer(s.name(), cron ? s.expression() : null, cron ? null : s.expression(),
+                cron ? s.timeZone() : null,
                 s.misfire().label(), s.misfire() == io.leasehold.core.Misfire.ALL ? s.maxCatchUp() : null, v.paused(),
                 p == null ? null : new PausedBy(p.paused(), p.since(), p.by()), v.next(),
                 f == null ? null : new LastFired(f.fireTime(), f.id(), lastState, f.epoch(), f.by()), v.late(),

@@ -74,7 +74,8 @@ class StatusPageSchedulesTest extends ChromiumPageTest {
         given().when().get("/schedules").then().statusCode(200).body("[0].pausedBy.paused", equalTo(false));
 
         chromium.click("#schedules tr[data-name='nightly'] button[aria-label='Run now nightly']");
-        chromium.until("the run said", d -> d.findElement(By.id("notice")).getText().equals("Fired nightly by hand."));
+        chromium.until("the run said, with its item", d -> d.findElement(By.id("notice")).getText()
+                .equals("Fired nightly by hand: item nightly.manual-20261205T010005.000Z."));
         given().when().get("/items/nightly.manual-20261205T010005.000Z").then().statusCode(200)
                 .body("state", equalTo("pending"));
     }

@@ -155,6 +155,7 @@ class EveryRuleTest {
         "leasehold.nats.password=${LEASEHOLD_TEST_NOTHING_SETS_THIS}",
         "leasehold.handler.exec.command=run ${LEASEHOLD_TEST_NOTHING_SETS_THIS}",
         "leasehold.api.tokn=misspelt", "quarkus.thread-pool.max-threads=abc", "leasehold.drain.auto=ture",
+        "leasehold.schedules.nightly.paused=ture",
         "leasehold.item.max-bytes=99999999999999999999"})
     void aValueTheMappingCannotReadIsOneLineLedByItsKeyBeforeTheStart(String setting) {
         preflightBlames(setting);

@@ -23,11 +23,11 @@ class ScheduleConfigTest {
 
     @ParameterizedTest(name = "{0}={1}")
     @CsvSource(delimiter = '|', value = {
-        "leasehold.schedules.nightly.cron|0 0 2 * *|leasehold.schedules.\"nightly\".cron must be a cron expression with seconds",
-        "leasehold.schedules.nightly.cron|0 0 2 * * MON|leasehold.schedules.\"nightly\".cron must be a cron expression with seconds",
-        "leasehold.schedules.nightly.every|500ms|leasehold.schedules.\"nightly\".every must be a whole number of seconds, at least 1s, got 500ms",
-        "leasehold.schedules.nightly.every|1500ms|leasehold.schedules.\"nightly\".every must be a whole number of seconds, at least 1s, got 1500ms",
-        "leasehold.schedules.\"-bad\".every|1m|leasehold.schedules.\"-bad\" is not a schedule name: a name must match [A-Za-z0-9][A-Za-z0-9_-]{0,63}",
+        "leasehold.schedules.nightly.cron|0 0 2 * *|leasehold.schedules.nightly.cron must be a cron expression with seconds",
+        "leasehold.schedules.nightly.cron|0 0 2 * * MON|leasehold.schedules.nightly.cron must be a cron expression with seconds",
+        "leasehold.schedules.nightly.every|500ms|leasehold.schedules.nightly.every must be a whole number of seconds, at least 1s, got 500ms",
+        "leasehold.schedules.nightly.every|1500ms|leasehold.schedules.nightly.every must be a whole number of seconds, at least 1s, got 1500ms",
+        "leasehold.schedules.-bad.every|1m|leasehold.schedules.\"-bad\" is not a schedule name: a name must match [A-Za-z0-9][A-Za-z0-9_-]{0,63}",
         "leasehold.schedules.\"a.b\".every|1m|leasehold.schedules.\"a.b\" is not a schedule name",
     })
     void aBadScheduleIsRefusedInOneLineNamingItsKey(String key, String value, String said) {
@@ -41,20 +41,26 @@ class ScheduleConfigTest {
         String message = refusal(Map.of("leasehold.schedules.a.cron", "0 0 0 30 2 ?",
                 "leasehold.schedules.b.every", "110000d", "leasehold.schedules.c.every", "1h",
                 "leasehold.schedules.c.max-catch-up", "10001"));
-        assertTrue(message.contains("leasehold.schedules.\"a\".cron never fires from now on"), message);
-        assertTrue(message.contains("leasehold.schedules.\"c\".max-catch-up must be 1 to 10000, got 10001"), message);
+        assertTrue(message.contains("leasehold.schedules.a.cron never fires from now on"), message);
+        assertTrue(message.contains("leasehold.schedules.c.max-catch-up must be 1 to 10000, got 10001"), message);
         assertTrue(!message.contains("\"b\""), "every 110000d is a period like any other: " + message);
         assertEquals(1, message.lines().count(), message);
         assertTrue(refusal(Map.of("leasehold.schedules.d.cron", "0 0 0 1 1 ? 2020"))
-                .contains("leasehold.schedules.\"d\".cron never fires from now on"));
+                .contains("leasehold.schedules.d.cron never fires from now on"));
+    }
+
+    @Test
+    void aTimeZoneOnAnEverySchedulesIsRefusedItsFireTimesAreInstants() {
+        assertTrue(refusal(Map.of("leasehold.schedules.n.every", "1h", "leasehold.schedules.n.time-zone", "Europe/Berlin"))
+                .contains("leasehold.schedules.n.time-zone applies to a cron schedule only"));
     }
 
     @Test
     void bothOrNeitherOfCronAndEveryIsRefusedNamingBoth() {
         assertTrue(refusal(Map.of("leasehold.schedules.n.cron", "0 0 2 * * ?", "leasehold.schedules.n.every", "1h"))
-                .contains("leasehold.schedules.\"n\".cron or leasehold.schedules.\"n\".every must be set, exactly one of the two, got both"));
+                .contains("leasehold.schedules.n.cron or leasehold.schedules.n.every must be set, exactly one of the two, got both"));
         assertTrue(refusal(Map.of("leasehold.schedules.n.payload", "x"))
-                .contains("leasehold.schedules.\"n\".cron or leasehold.schedules.\"n\".every must be set, exactly one of the two, got neither"));
+                .contains("leasehold.schedules.n.cron or leasehold.schedules.n.every must be set, exactly one of the two, got neither"));
     }
 
     @Test
@@ -62,15 +68,15 @@ class ScheduleConfigTest {
         String message = refusal(Map.of("leasehold.schedules.a.cron", "0 0 2 * * ?", "leasehold.schedules.a.time-zone", "Europe/Atlantis",
                 "leasehold.schedules.b.every", "1h", "leasehold.schedules.b.misfire", "some",
                 "leasehold.schedules.c.every", "1h", "leasehold.schedules.c.max-catch-up", "0"));
-        assertTrue(message.contains("leasehold.schedules.\"a\".time-zone must be a time zone such as UTC or Europe/Berlin, got 'Europe/Atlantis'"), message);
-        assertTrue(message.contains("leasehold.schedules.\"b\".misfire must be 'latest', 'all' or 'skip', got 'some'"), message);
-        assertTrue(message.contains("leasehold.schedules.\"c\".max-catch-up must be 1 to 10000, got 0"), message);
+        assertTrue(message.contains("leasehold.schedules.a.time-zone must be a time zone such as UTC or Europe/Berlin, got 'Europe/Atlantis'"), message);
+        assertTrue(message.contains("leasehold.schedules.b.misfire must be 'latest', 'all' or 'skip', got 'some'"), message);
+        assertTrue(message.contains("leasehold.schedules.c.max-catch-up must be 1 to 10000, got 0"), message);
     }
 
     @Test
     void aPayloadLargerThanItemMaxBytesIsRefusedAtStartNotAtEachFireTime() {
         assertTrue(refusal(Map.of("leasehold.schedules.n.every", "1h", "leasehold.schedules.n.payload", "x".repeat(11),
-                "leasehold.item.max-bytes", "10")).contains("leasehold.schedules.\"n\".payload is 11 bytes, more than "
+                "leasehold.item.max-bytes", "10")).contains("leasehold.schedules.n.payload is 11 bytes, more than "
                         + "leasehold.item.max-bytes (10)"));
     }
 
@@ -96,8 +102,8 @@ class ScheduleConfigTest {
     @Test
     void goodSchedulesPassAndAreReadWithTheirDefaults() {
         LeaseholdConfig config = Mapped.of(Map.of("leasehold.schedules.nightly.cron", "0 0 2 * * ?",
-                "leasehold.schedules.nightly.time-zone", "Europe/Berlin", "leasehold.schedules.\"sync-5m\".every", "5m",
-                "leasehold.schedules.\"sync-5m\".misfire", "all", "leasehold.schedules.\"sync-5m\".payload", "{\"full\":false}"));
+                "leasehold.schedules.nightly.time-zone", "Europe/Berlin", "leasehold.schedules.sync-5m.every", "5m",
+                "leasehold.schedules.sync-5m.misfire", "all", "leasehold.schedules.sync-5m.payload", "{\"full\":false}"));
         assertDoesNotThrow(() -> ConfigCheck.require(config));
         List<RecurringSchedule> all = ConfigRecords.schedules(config);
         assertEquals(List.of("nightly", "sync-5m"), all.stream().map(RecurringSchedule::name).toList());

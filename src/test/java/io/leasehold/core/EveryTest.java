@@ -32,8 +32,8 @@ class EveryTest {
 
     @Test
     void aPeriodUnderOneSecondOrNotWholeSecondsIsRefusedNamingTheKey() {
-        InvalidSetting short_ = assertThrows(InvalidSetting.class, () -> Every.of("leasehold.schedules.\"x\".every", Duration.ofMillis(500)));
-        assertEquals("leasehold.schedules.\"x\".every must be a whole number of seconds, at least 1s, got 500ms", short_.getMessage());
+        InvalidSetting short_ = assertThrows(InvalidSetting.class, () -> Every.of("leasehold.schedules.x.every", Duration.ofMillis(500)));
+        assertEquals("leasehold.schedules.x.every must be a whole number of seconds, at least 1s, got 500ms", short_.getMessage());
         assertThrows(InvalidSetting.class, () -> Every.of("k", Duration.ofMillis(1500)));
         assertThrows(InvalidSetting.class, () -> Every.of("k", Duration.ZERO));
         assertThrows(InvalidSetting.class, () -> Every.of("k", Duration.ofSeconds(-5)));

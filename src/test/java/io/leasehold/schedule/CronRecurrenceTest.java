@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 class CronRecurrenceTest {
 
     private static RecurringSchedule cron(String expression, String zone) {
-        return new RecurringSchedule("c", CronRecurrence.parse("leasehold.schedules.\"c\".cron", expression,
-                "leasehold.schedules.\"c\".time-zone", zone), "cron", expression, zone, "", Misfire.ALL, 100, false);
+        return new RecurringSchedule("c", CronRecurrence.parse("leasehold.schedules.c.cron", expression,
+                "leasehold.schedules.c.time-zone", zone), "cron", expression, zone, "", Misfire.ALL, 100, false);
     }
 
     /** Ticks from {@code from} to {@code to} every 10s on the driven clock, as a holder would: the fire times fired. */
@@ -92,13 +92,13 @@ class CronRecurrenceTest {
     @Test
     void aBadCronOrZoneIsRefusedNamingItsKeyAndTheFix() {
         InvalidSetting bad = assertThrows(InvalidSetting.class, () -> cron("0 0 2 * *", "UTC"));
-        assertEquals("leasehold.schedules.\"c\".cron", bad.key());
+        assertEquals("leasehold.schedules.c.cron", bad.key());
         assertTrue(bad.rule().startsWith("must be a cron expression with seconds, such as '0 0 2 * * ?'"), bad.rule());
         assertTrue(bad.rule().contains("got '0 0 2 * *'"), bad.rule());
         assertThrows(InvalidSetting.class, () -> cron("0 0 2 * * MON", "UTC")); // both days given: Quartz wants one '?'
         assertThrows(InvalidSetting.class, () -> cron("0 0 25 * * ?", "UTC"));
         InvalidSetting zone = assertThrows(InvalidSetting.class, () -> cron("0 0 2 * * ?", "Mars/Olympus"));
-        assertEquals("leasehold.schedules.\"c\".time-zone", zone.key());
+        assertEquals("leasehold.schedules.c.time-zone", zone.key());
         assertEquals("must be a time zone such as UTC or Europe/Berlin, got 'Mars/Olympus'", zone.rule());
     }
 }

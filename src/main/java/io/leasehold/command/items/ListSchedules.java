@@ -33,7 +33,8 @@ final class ListSchedules extends SpoolAction {
                     a.next() == null ? null : a.next().toString(), a.lastFired() == null ? null : a.lastFired().id(), state,
                     Boolean.toString(a.paused()), a.late() ? "late" : "no");
         }
-        print(answers, answers.isEmpty() ? "no schedules are configured (leasehold.schedules.\"<name>\".cron or .every)"
+        print(answers, answers.isEmpty() ? "no schedules are configured here (this command reads the service's configuration:"
+                + " give it the same leasehold.schedules.<name>.* keys, in application.properties, LEASEHOLD_SCHEDULES_* or -D)"
                 : table.render());
     }
 }

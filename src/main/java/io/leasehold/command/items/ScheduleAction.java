@@ -18,7 +18,8 @@ abstract class ScheduleAction extends SpoolAction {
     final void run(OpenSpool spool) throws IOException {
         ScheduleFiring firing = spool.schedules();
         RecurringSchedule s = firing.schedule(name).orElseThrow(() -> new IOException("no schedule '" + name
-                + "'" + (firing.schedules().isEmpty() ? ": none is configured (leasehold.schedules.\"<name>\".cron or .every)"
+                + "'" + (firing.schedules().isEmpty() ? ": none is configured here (this command reads the service's configuration: give it the same"
+                        + " leasehold.schedules.<name>.* keys, in application.properties, LEASEHOLD_SCHEDULES_* or -D)"
                         : "; configured: " + firing.schedules().stream().map(RecurringSchedule::name)
                                 .collect(Collectors.joining(", ")))));
         run(firing, s);
