@@ -52,7 +52,9 @@ public final class ConfigCheck {
         } catch (IllegalArgumentException e) { // Quarkus' own key, of the wrong type: named as the mapping's are
             throw new InvalidConfigException(MappedConfig.oneLine(e.getMessage()));
         }
-        require(config, workers, OpenFilesLimit.current(), connections, new Problems(written(quarkus)));
+        Problems problems = new Problems(written(quarkus));
+        ScheduleVariables.check(problems, quarkus);
+        require(config, workers, OpenFilesLimit.current(), connections, problems);
     }
 
     /** Each key's value as its source writes it, so a refusal quotes {@code -5s} and not {@code PT-5S}. */
@@ -93,7 +95,9 @@ public final class ConfigCheck {
     /** As {@link #requireForCommands(LeaseholdConfig)}, refusing first any {@code ${...}} of {@code raw} that cannot be expanded. */
     public static void requireForCommands(LeaseholdConfig config, Config raw) {
         Expansions.require(raw);
-        requireForCommands(config, new Problems(written(raw)));
+        Problems problems = new Problems(written(raw));
+        ScheduleVariables.check(problems, raw);
+        requireForCommands(config, problems);
     }
 
     public static void requireForCommands(LeaseholdConfig config) {

@@ -100,6 +100,22 @@ class ScheduleConfigTest {
     }
 
     @Test
+    void aScheduleVariableWithAnUnknownSettingOrAnUnderscoreInItsNameStopsTheStart() {
+        var env = new io.smallrye.config.EnvConfigSource(Map.of("LEASEHOLD_SCHEDULES_NIGHTLY_CORN", "0 0 2 * * ?",
+                "LEASEHOLD_SCHEDULES_MY_JOB_EVERY", "5m", "LEASEHOLD_SCHEDULES_SYNC_EVERY", "5m"), 300);
+        var built = MappedConfig.build(Mapped.builder(Map.of()).withSources(env));
+        String message = assertThrows(ConfigCheck.InvalidConfigException.class,
+                () -> ConfigCheck.require(built.getConfigMapping(LeaseholdConfig.class), built)).getMessage();
+        assertTrue(message.contains("LEASEHOLD_SCHEDULES_NIGHTLY_CORN is no schedule's setting: a schedule's variable is"
+                + " LEASEHOLD_SCHEDULES_<NAME> followed by one of _CRON, _EVERY"), message);
+        assertTrue(message.contains("LEASEHOLD_SCHEDULES_MY_JOB_EVERY names a schedule with a '_' in it, which an environment"
+                + " variable cannot tell from a '.' or a '-': give this schedule as leasehold.schedules.<name>.every in"
+                + " application.properties or with -D"), message);
+        assertTrue(!message.contains("SYNC_EVERY"), message);
+        assertEquals(1, message.lines().count(), message);
+    }
+
+    @Test
     void goodSchedulesPassAndAreReadWithTheirDefaults() {
         LeaseholdConfig config = Mapped.of(Map.of("leasehold.schedules.nightly.cron", "0 0 2 * * ?",
                 "leasehold.schedules.nightly.time-zone", "Europe/Berlin", "leasehold.schedules.sync-5m.every", "5m",
