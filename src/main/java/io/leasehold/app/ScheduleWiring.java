@@ -47,9 +47,10 @@ public class ScheduleWiring {
     @Startup
     ScheduleFiring firing(LeaseholdConfig config, SpoolBackend backend, ItemStore store, LeaseService lease,
             TickingClock clock, MeterRegistry registry) {
-        ScheduleFiring firing = new ScheduleFiring(ConfigRecords.schedules(config), backend.schedules(), store,
-                lease.holderGate(), clock, config.claim().maxSkew(), config.item().maxBytes().asLongValue(),
-                Holders.thisProcess(clock).instance(), new ScheduleMeters(registry));
+        var schedules = ConfigRecords.schedules(config);
+        ScheduleFiring firing = new ScheduleFiring(schedules, backend.schedules(), store, lease.holderGate(), clock,
+                config.claim().maxSkew(), config.item().maxBytes().asLongValue(), Holders.thisProcess(clock).instance(),
+                new ScheduleMeters(registry, schedules.stream().map(s -> s.name()).toList()));
         ScheduleGauges.register(firing, registry);
         return firing;
     }

@@ -1,5 +1,6 @@
 package io.leasehold.lease;
 
+import io.leasehold.core.DurationText;
 import io.leasehold.core.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -188,7 +189,7 @@ public final class BorrowedEpoch implements AutoCloseable {
             return null; // renewed since: a newer timer counts
         }
         return stale("no renewal of epoch " + epoch + " was seen within leasehold.lease.renew-deadline ("
-                + timing.renewDeadline() + "): what acts under it stops before a new holder could take over", p
+                + DurationText.of(timing.renewDeadline()) + "): what acts under it stops before a new holder could take over", p
                 + timing.killAfter().toNanos());
     }
 

@@ -14,18 +14,35 @@ public final class ScheduleMeters implements ScheduleEvents {
         this.registry = registry;
     }
 
+    /** Each schedule's counters at 0 from the start, so a dashboard's increase() sees them before the first fire. */
+    public ScheduleMeters(MeterRegistry registry, java.util.List<String> schedules) {
+        this(registry);
+        schedules.forEach(s -> {
+            fired(s);
+            missed(s);
+        });
+    }
+
     @Override
     public void fired(String schedule, String id, long epoch) {
-        Counter.builder("leasehold.schedule.fired").tag("schedule", schedule)
-                .description("items of fire times this instance made (a fire time made by another instance is not counted)")
-                .register(registry).increment();
+        fired(schedule).increment();
     }
 
     @Override
     public void missed(String schedule, String why) {
-        Counter.builder("leasehold.schedule.missed").tag("schedule", schedule)
+        missed(schedule).increment();
+    }
+
+    private Counter fired(String schedule) {
+        return Counter.builder("leasehold.schedule.fired").tag("schedule", schedule)
+                .description("items of fire times this instance made (a fire time made by another instance is not counted)")
+                .register(registry);
+    }
+
+    private Counter missed(String schedule) {
+        return Counter.builder("leasehold.schedule.missed").tag("schedule", schedule)
                 .description("times fire times were passed over without an item by the misfire policy")
-                .register(registry).increment();
+                .register(registry);
     }
 
     @Override
