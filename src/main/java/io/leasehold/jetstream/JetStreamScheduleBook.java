@@ -5,10 +5,8 @@ import io.leasehold.spool.ScheduleBookText;
 import io.nats.client.Connection;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.KeyValue;
-import io.nats.client.api.KeyValueConfiguration;
 import io.nats.client.api.KeyValueEntry;
 import io.nats.client.api.KeyValueOperation;
-import io.nats.client.api.StorageType;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -91,11 +89,7 @@ final class JetStreamScheduleBook implements ScheduleBook {
         if (made == null) {
             synchronized (this) {
                 if (kv == null) {
-                    if (!connection.keyValueManagement().getBucketNames().contains(bucket)) {
-                        connection.keyValueManagement().create(KeyValueConfiguration.builder().name(bucket)
-                                .maxHistoryPerKey(1).storageType(StorageType.File).replicas(replicas).build());
-                    }
-                    kv = connection.keyValue(bucket);
+                    kv = Ledger.bucket(connection, bucket, replicas, "making the schedules' bucket " + bucket);
                 }
                 made = kv;
             }

@@ -62,13 +62,7 @@ final class Ledger {
         this.connection = connection;
         this.bucket = bucket;
         try {
-            this.kv = NatsCalls.guarded("making the ledger " + bucket, () -> {
-                if (!connection.keyValueManagement().getBucketNames().contains(bucket)) {
-                    connection.keyValueManagement().create(KeyValueConfiguration.builder().name(bucket)
-                            .maxHistoryPerKey(1).storageType(StorageType.File).replicas(replicas).build());
-                }
-                return connection.keyValue(bucket);
-            });
+            this.kv = bucket(connection, bucket, replicas, "making the ledger " + bucket);
             this.js = connection.jetStream();
             KeyValueConfiguration made = NatsCalls.guarded("looking at the ledger " + bucket,
                     () -> kv.getStatus().getConfiguration());
@@ -76,6 +70,21 @@ final class Ledger {
         } catch (JetStreamApiException e) {
             throw new IOException("the ledger bucket " + bucket + " could not be made: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The KV bucket {@code name}, made when missing (one value per key, on file, {@code replicas} copies): the
+     * ledger's, and the schedules' book beside it.
+     */
+    static KeyValue bucket(Connection connection, String name, int replicas, String what)
+            throws IOException, JetStreamApiException {
+        return NatsCalls.guarded(what, () -> {
+            if (!connection.keyValueManagement().getBucketNames().contains(name)) {
+                connection.keyValueManagement().create(KeyValueConfiguration.builder().name(name)
+                        .maxHistoryPerKey(1).storageType(StorageType.File).replicas(replicas).build());
+            }
+            return connection.keyValue(name);
+        });
     }
 
     /** The picture if it has been started, never starting it: a scrape's read, which must make no call. */

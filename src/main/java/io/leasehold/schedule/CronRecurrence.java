@@ -40,9 +40,9 @@ public final class CronRecurrence implements Recurrence {
             var parsed = new CronParser(CronType.QUARTZ).parse(cron);
             parsed.validate();
             CronRecurrence made = new CronRecurrence(ExecutionTime.forCron(parsed), zone);
-            if (made.after(Instant.now()).isEmpty()) {
-                throw new InvalidSetting(cronKey, "never fires from now on (a date that does not exist, such as 30 February,"
-                        + " or only past years), got '" + cron + "'");
+            if (made.after(Instant.EPOCH).isEmpty()) { // one of only past years is said by the firing, on its clock
+                throw new InvalidSetting(cronKey, "never fires (a date that does not exist, such as 30 February), got '"
+                        + cron + "'");
             }
             return made;
         } catch (InvalidSetting e) {

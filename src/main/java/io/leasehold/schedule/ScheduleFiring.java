@@ -102,14 +102,13 @@ public final class ScheduleFiring {
         try {
             after = look(s, before);
         } catch (IOException | RuntimeException e) {
-            after = before.failed(e.getMessage() == null ? e.toString() : e.getMessage());
-            if (before.problem() == null) {
-                LOG.warnf("schedule %s: the spool's record of it cannot be read or written: %s (tried again every tick)",
-                        s.name(), after.problem());
-            }
+            after = before.failed("the spool's record of it cannot be read or written: "
+                    + (e.getMessage() == null ? e.toString() : e.getMessage()) + " (tried again every tick)");
         }
-        if (before.problem() != null && after.problem() == null) {
-            LOG.infof("schedule %s: its record in the spool is readable again", s.name());
+        if (after.problem() != null && !after.problem().equals(before.problem())) {
+            LOG.warnf("schedule %s: %s", s.name(), after.problem());
+        } else if (before.problem() != null && after.problem() == null) {
+            LOG.infof("schedule %s: no longer at fault", s.name());
         }
         views.put(s.name(), after);
     }
@@ -131,8 +130,12 @@ public final class ScheduleFiring {
         // With no mark yet (no holder ever fired it, or its record cannot be written), late counts from the first look.
         boolean late = DueFireTimes.late(s, Optional.of(through.orElse(firstSeen)), now, paused);
         Duration behind = due.behind().compareTo(maxSkew) > 0 ? due.behind() : Duration.ZERO; // within skew: normal
-        Instant next = paused ? null : s.recurrence().after(from).orElse(null); // paused: nothing will fire
-        return new ScheduleView(s, mark.orElse(null), paused, pause.orElse(null), next, late, behind, firstSeen, now, null);
+        Optional<Instant> after = s.recurrence().after(from);
+        String problem = after.isEmpty() ? "its rule gives no fire time after " + from + " (a cron of past years only):"
+                + " it never fires again" : null;
+        Instant next = paused ? null : after.orElse(null); // paused: nothing will fire
+        return new ScheduleView(s, mark.orElse(null), paused, pause.orElse(null), next, late, behind, firstSeen, now,
+                problem);
     }
 
     /** Fires what is due, if the gate passes this instance; answers the mark as it stands after. */
@@ -145,6 +148,7 @@ public final class ScheduleFiring {
             return mark; // not the holder: the holder fires and moves the mark, which the next look shows
         }
         Fired last = mark.map(Mark::lastFired).orElse(null);
+        Instant decided = mark.map(Mark::through).orElse(null); // what this tick wrote, so it need not read it back
         for (Instant fireTime : due.fire()) {
             try {
                 epoch = gate.epochForAct(); // asked again before each: a lease lost mid-catch-up stops it here
@@ -168,12 +172,13 @@ public final class ScheduleFiring {
                 return book.mark(s.name());
             }
             waitingOn.remove(id);
-            last = new Fired(fireTime, id, epoch, instance, clock.now());
-            book.advance(s.name(), new Mark(fireTime, last));
-            if (made == Made.MADE) {
+            if (made == Made.MADE) { // said before the mark is written: a write that fails leaves the item made
                 LOG.infof("schedule %s: fired %s under epoch %d", s.name(), id, epoch);
                 events.fired(s.name(), id, epoch);
             }
+            last = new Fired(fireTime, id, epoch, instance, clock.now());
+            book.advance(s.name(), new Mark(fireTime, last));
+            decided = fireTime;
         }
         if (due.missed() && !paused) { // a pause passes fire times over by intent: not news each time
             String why = "fire times missed through " + due.mark() + " passed over without an item (misfire="
@@ -181,10 +186,11 @@ public final class ScheduleFiring {
             LOG.infof("schedule %s: %s", s.name(), why);
             events.missed(s.name(), why);
         }
-        if (mark.isEmpty() || due.mark().isAfter(mark.get().through())) {
+        if (decided == null || due.mark().isAfter(decided)) {
             book.advance(s.name(), new Mark(due.mark(), last));
+            decided = due.mark();
         }
-        return book.mark(s.name());
+        return Optional.of(new Mark(decided, last)); // another instance's later move shows at the next look
     }
 
     /** What an enqueue of a fire time's item found. */

@@ -45,6 +45,13 @@ class ClockStepUploadsFaultIT {
 
     /** A new upload every second, each streaming {@link #CHUNKS} chunks a second apart. */
     private static final int CHUNKS = 8;
+    /** Paces the staged load (one upload a second, each sending a chunk a second): nothing here sleeps. */
+    private static final java.util.concurrent.ScheduledExecutorService PACER =
+            Executors.newScheduledThreadPool(4, r -> {
+                Thread t = new Thread(r, "upload-pacer");
+                t.setDaemon(true);
+                return t;
+            });
     /** Housekeeping's period on both instances: many passes within the uploads, not one a minute. */
     private static final Duration HOUSEKEEPING = Duration.ofSeconds(5);
     /** Each upload takes {@link #CHUNKS} - 1 s; a crash's leftover goes once seen unchanged for twice this. */
@@ -77,10 +84,11 @@ class ClockStepUploadsFaultIT {
         ExecutorService uploaders = Executors.newFixedThreadPool(CHUNKS + 4);
         Map<String, Future<String>> answers = new TreeMap<>();
         try {
-            for (int n = 1; System.nanoTime() - started < UPLOADING.toNanos(); n++) {
+            // The load's pace: a new slow upload a second, each started by the pacer at its second.
+            for (int n = 1; n <= UPLOADING.toSeconds(); n++) {
                 String id = "slow-" + n;
-                answers.put(id, uploaders.submit(() -> slowUpload(writer, id)));
-                Thread.sleep(1000); // the load's pace (a new slow upload a second), not a wait for a condition
+                answers.put(id, PACER.schedule(() -> uploaders.submit(() -> slowUpload(writer, id)).get(),
+                        n - 1, TimeUnit.SECONDS));
             }
             Map<String, Integer> counts = new TreeMap<>();
             List<String> refused = new ArrayList<>();
@@ -127,20 +135,24 @@ class ClockStepUploadsFaultIT {
             s.setSoTimeout(60_000);
             OutputStream out = s.getOutputStream();
             out.write(RawClients.postHead("/items?id=" + id, (long) chunk.length * CHUNKS));
-            for (int i = 0; i < CHUNKS; i++) {
-                out.write(chunk);
-                out.flush();
-                if (i < CHUNKS - 1) {
-                    Thread.sleep(1000); // the staged fault itself: a client that sends its body slowly
-                }
+            out.write(chunk);
+            out.flush();
+            // The staged fault itself: a client that sends its body slowly, a chunk a second, paced by the pacer
+            // while this thread waits for the answer (which comes only once the last chunk is in).
+            for (int i = 1; i < CHUNKS; i++) {
+                PACER.schedule(() -> {
+                    try {
+                        out.write(chunk);
+                        out.flush();
+                    } catch (IOException cut) {
+                        // cut off by the service: the answer read below says so
+                    }
+                }, i, TimeUnit.SECONDS);
             }
             String line = RawClients.statusLine(s.getInputStream());
             return line.isEmpty() ? "cut off" : line.substring(line.indexOf(' ') + 1);
         } catch (IOException e) {
             return "failed: " + e;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "interrupted";
         }
     }
 }

@@ -358,6 +358,70 @@ class ScheduleFiringTest {
     }
 
     @Test
+    void aSpoolThatCannotWriteTheMarkLosesNoFireTimeAndMakesNoneTwice() throws Exception {
+        // The real book, refusing its writes while the test says so, as a full disk refuses them after the item went in.
+        java.util.concurrent.atomic.AtomicBoolean full = new java.util.concurrent.atomic.AtomicBoolean();
+        ScheduleBook real = backend.schedules();
+        ScheduleBook refusing = new ScheduleBook() {
+            @Override
+            public java.util.Optional<Mark> mark(String name) throws java.io.IOException {
+                return real.mark(name);
+            }
+
+            @Override
+            public void advance(String name, Mark mark) throws java.io.IOException {
+                if (full.get()) {
+                    throw new java.io.IOException("No space left on device");
+                }
+                real.advance(name, mark);
+            }
+
+            @Override
+            public java.util.Optional<Pause> pause(String name) throws java.io.IOException {
+                return real.pause(name);
+            }
+
+            @Override
+            public void setPause(String name, Pause pause) throws java.io.IOException {
+                real.setPause(name, pause);
+            }
+        };
+        ScheduleFiring firing = new ScheduleFiring(List.of(every10s(Misfire.ALL)), refusing, backend.store(), () -> 5, clock,
+                MAX_SKEW, 1 << 20, "a", a);
+        clock.advance(Duration.ofSeconds(1));
+        firing.tick();
+        full.set(true);
+        for (int i = 0; i < 15; i++) { // through the fire time at 10s, its mark refused each second
+            clock.advance(Duration.ofSeconds(1));
+            firing.tick();
+        }
+        assertTrue(firing.views().get(0).problem().contains("No space left on device"), firing.views().get(0).problem());
+        assertEquals(START, real.mark("tick").orElseThrow().through());
+        full.set(false);
+        for (int i = 0; i < 10; i++) {
+            clock.advance(Duration.ofSeconds(1));
+            firing.tick();
+        }
+        assertEquals(fireTimes(START, START.plusSeconds(26)), items());
+        assertEquals(List.of(FireTimeIds.of("tick", START.plusSeconds(10)) + "@5",
+                FireTimeIds.of("tick", START.plusSeconds(20)) + "@5"), a.fired, "each made once, none lost");
+        assertNull(firing.views().get(0).problem());
+        assertEquals(START.plusSeconds(20), real.mark("tick").orElseThrow().through());
+    }
+
+    @Test
+    void aCronOfPastYearsOnlyIsSaidNeverToFireAgain() throws Exception {
+        String cron = "0 0 0 1 1 ? 2020";
+        ScheduleFiring firing = new ScheduleFiring(List.of(new RecurringSchedule("old", CronRecurrence.parse("k", cron,
+                "z", "UTC"), "cron", cron, "UTC", "", Misfire.LATEST, 100, false)), backend.schedules(), backend.store(),
+                () -> 1, clock, MAX_SKEW, 1 << 20, "a", ScheduleEvents.NONE);
+        firing.tick();
+        assertNull(firing.views().get(0).next());
+        assertTrue(firing.views().get(0).problem().endsWith("it never fires again"), firing.views().get(0).problem());
+        assertEquals(List.of(), items());
+    }
+
+    @Test
     void aScheduleNoInstanceHasSeenStartsAtItsFirstFireTimeAfterNow() throws Exception {
         clock.set(START.plusSeconds(5));
         a.open(every10s(Misfire.ALL));

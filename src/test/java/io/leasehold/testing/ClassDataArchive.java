@@ -63,12 +63,14 @@ final class ClassDataArchive {
                 .redirectOutput(dir.resolve("making.log").toFile()).start();
         try {
             String base = "http://127.0.0.1:" + port;
-            long end = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-            while (status(base + "/q/health/ready", null) != 200) {
-                if (!p.isAlive() || System.nanoTime() - end > 0) {
-                    return false;
-                }
-                Thread.sleep(50);
+            try {
+                Await.until("the archive's maker ready", Duration.ofSeconds(90),
+                        () -> !p.isAlive() || status(base + "/q/health/ready", null) == 200);
+            } catch (AssertionError notReady) {
+                return false;
+            }
+            if (!p.isAlive()) {
+                return false;
             }
             // The classes of the usual requests too: an enqueue, a look, the counts, the metrics.
             status(base + "/items?id=cds-1", "payload");
