@@ -87,8 +87,11 @@ class ClockStepUploadsFaultIT {
             // The load's pace: a new slow upload a second, each started by the pacer at its second.
             for (int n = 1; n <= UPLOADING.toSeconds(); n++) {
                 String id = "slow-" + n;
-                answers.put(id, PACER.schedule(() -> uploaders.submit(() -> slowUpload(writer, id)).get(),
-                        n - 1, TimeUnit.SECONDS));
+                java.util.concurrent.CompletableFuture<String> answer = new java.util.concurrent.CompletableFuture<>();
+                // The pacer only hands the upload to its own thread: a pacer thread never waits on one.
+                PACER.schedule(() -> uploaders.execute(() -> answer.complete(slowUpload(writer, id))), n - 1,
+                        TimeUnit.SECONDS);
+                answers.put(id, answer);
             }
             Map<String, Integer> counts = new TreeMap<>();
             List<String> refused = new ArrayList<>();

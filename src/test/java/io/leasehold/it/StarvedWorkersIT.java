@@ -21,7 +21,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Issue 8, scenario 2: uploads that stall mid-body must not starve claim renewal. Instance a holds a
  * long attempt while 250 clients start uploads and then send nothing more; instance b is ready to take
- * the claim over the moment a's renewals let it expire. The claim must survive: one run, attempt 1.
+ * the claim over the moment a's renewals let it expire. The claim must survive: one run, attempt 1. And a
+ * fires a schedule every second throughout (b has none): each fire time of the stall has its item, as the
+ * schedules tick on a thread of their own, not on the workers the uploads hold.
  */
 class StarvedWorkersIT {
 
@@ -37,15 +39,17 @@ class StarvedWorkersIT {
         RawClients.closeAll(clients);
     }
 
-    private ServiceProcess start(String name) {
-        ServiceProcess p = ServiceProcess.start(name, spool.config(Map.of(
+    private ServiceProcess start(String name, Map<String, String> more) {
+        Map<String, String> config = new java.util.HashMap<>(more);
+        config.putAll(Map.of(
                 "leasehold.claim.lease", "6s",
                 "leasehold.claim.max-skew", "1s",
                 "leasehold.drain.poll-interval", "1s",
                 "leasehold.drain.concurrency", "1",
                 "leasehold.item.max-uploads", "32",
                 "leasehold.item.upload-timeout", "5s",
-                "quarkus.http.read-timeout", "3s")), spool.env(name));
+                "quarkus.http.read-timeout", "3s"));
+        ServiceProcess p = ServiceProcess.start(name, spool.config(config), spool.env(name));
         instances.add(p);
         return p.awaitReady(Duration.ofSeconds(60));
     }
@@ -53,7 +57,7 @@ class StarvedWorkersIT {
     @Test
     void stalledUploadsNeitherStarveRenewalsNorHoldThreadsUnbounded() throws Exception {
         spool = instances.on(SharedSpool.create("starved", "sleep 14"));
-        ServiceProcess a = start("a");
+        ServiceProcess a = start("a", Map.of("leasehold.schedules.beat.every", "1s"));
         spool.enqueue("slow", "slow");
         Await.until("a runs the item", Duration.ofSeconds(20), () -> !spool.runs("start", "slow").isEmpty());
 
@@ -64,9 +68,26 @@ class StarvedWorkersIT {
         for (Socket s : clients) {
             answers.add(s.getInputStream());
         }
-        ServiceProcess b = start("b");
+        java.time.Instant stalledFrom = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                .plusSeconds(1);
+        ServiceProcess b = start("b", Map.of());
 
         Await.until("the item ends", Duration.ofSeconds(60), () -> !spool.runs("end", "slow").isEmpty());
+        java.time.Instant stalledTo = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                .minusSeconds(1);
+        java.util.Set<String> made = new java.util.HashSet<>();
+        for (String folder : List.of("pending", "claimed", "done", "failed")) {
+            spool.names(folder).forEach(n -> made.add(n.split("~")[0]));
+        }
+        List<String> missing = new ArrayList<>();
+        int fireTimes = 0;
+        for (java.time.Instant t = stalledFrom; !t.isAfter(stalledTo); t = t.plusSeconds(1), fireTimes++) {
+            if (!made.contains(io.leasehold.core.FireTimeIds.of("beat", t))) {
+                missing.add(io.leasehold.core.FireTimeIds.of("beat", t));
+            }
+        }
+        assertTrue(fireTimes >= 5 && missing.isEmpty(), "every fire time of the stall has its item, made by a while its"
+                + " workers were held: " + fireTimes + " fire times, missing " + missing);
         List<Run> starts = spool.runs("start", "slow");
         assertEquals(1, starts.size(), "run once, never taken over: " + starts);
         assertEquals("a", starts.get(0).instance());
