@@ -12,6 +12,7 @@ import io.leasehold.spool.SpoolBackend;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
+import io.smallrye.common.annotation.NonBlocking;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.inject.Produces;
 import jakarta.enterprise.inject.Instance;
@@ -55,7 +56,9 @@ public class ScheduleWiring {
         return firing;
     }
 
+    /** On the event loop, not a worker: a worker pool taken by slow uploads or handlers must not delay it. */
     @Scheduled(every = "1s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @NonBlocking
     void everySecond() {
         ScheduleFiring firing = this.firing.get();
         if (firing.schedules().isEmpty() || !ticking.compareAndSet(false, true)) {

@@ -20,9 +20,10 @@ import java.util.Optional;
 public final class DueFireTimes {
 
     /**
-     * A fire time fired later than this after it fell counts as missed: a {@code skip} schedule does not fire
-     * it, and a schedule with one unfired for longer is late. Long enough for a failover of the controller
-     * lease with its defaults (15s, 10s) and a tick of delay; short enough that a skipped run is a stale one.
+     * A fire time fired later than this after it fell is a misfire, which the schedule's policy decides; one
+     * fired within it is on time and always made, and a schedule with one unfired for longer is late. Long
+     * enough for a failover of the controller lease with its defaults (15s, 10s) and ticks delayed by a busy
+     * host; short enough that a skipped run is a stale one. Quartz's misfire threshold is the same minute.
      */
     public static final Duration LATE_AFTER = Duration.ofSeconds(60);
 
@@ -60,23 +61,33 @@ public final class DueFireTimes {
         if (paused) {
             return new Due(List.of(), newest, true, Duration.ZERO);
         }
-        int keep = switch (schedule.misfire()) {
+        // Fire times within LATE_AFTER of falling are on time, whatever the policy: a tick a second late (a
+        // pause of the JVM, a slow spool) is no time with nobody firing. The policy decides only older ones.
+        int misfired = switch (schedule.misfire()) {
             case ALL -> schedule.maxCatchUp();
             case LATEST -> 1;
-            case SKIP -> Duration.between(newest, now).compareTo(LATE_AFTER) <= 0 ? 1 : 0;
+            case SKIP -> 0;
         };
         List<Instant> fire = new ArrayList<>();
         Optional<Instant> f = latest;
-        while (f.isPresent() && f.get().isAfter(through) && fire.size() < keep) {
+        while (f.isPresent() && f.get().isAfter(through)) {
+            if (!onTime(f.get(), now)) {
+                if (misfired == 0) {
+                    break;
+                }
+                misfired--;
+            }
             fire.add(f.get());
             f = r.before(f.get());
         }
         boolean missed = f.isPresent() && f.get().isAfter(through);
-        if (schedule.misfire() == Misfire.SKIP) {
-            missed = missed || keep == 0;
-        }
         Collections.reverse(fire);
         return new Due(List.copyOf(fire), newest, missed, Duration.ZERO);
+    }
+
+    /** Whether a fire time fell no more than {@link #LATE_AFTER} before {@code now}: not a misfire. */
+    private static boolean onTime(Instant fireTime, Instant now) {
+        return Duration.between(fireTime, now).compareTo(LATE_AFTER) <= 0;
     }
 
     /**

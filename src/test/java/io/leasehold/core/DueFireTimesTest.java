@@ -136,13 +136,46 @@ class DueFireTimesTest {
         assertFalse(DueFireTimes.late(s, Optional.empty(), fireTime.plusSeconds(3600), false)); // not started
     }
 
+    static RecurringSchedule everySecond(Misfire misfire, int maxCatchUp) {
+        return new RecurringSchedule("fast", new Every(Duration.ofSeconds(1)), "every", "1s", "UTC", "", misfire,
+                maxCatchUp, false);
+    }
+
     @Test
-    void aYearsOutageOfAOneSecondScheduleFiresTheLatestMaxCatchUpAndPassesOverTheRest() {
-        RecurringSchedule s = new RecurringSchedule("fast", new Every(Duration.ofSeconds(1)), "every", "1s", "UTC", "",
-                Misfire.ALL, 100, false);
-        DueFireTimes.Due due = DueFireTimes.at(s, Optional.of(T0), T0.plus(Duration.ofDays(365)), false);
-        assertEquals(100, due.fire().size());
-        assertEquals(T0.plus(Duration.ofDays(365)), due.fire().get(99));
+    void aYearsOutageOfAOneSecondScheduleFiresTheMinuteOnTimeAndTheLatestMaxCatchUpOlderOnes() {
+        Instant now = T0.plus(Duration.ofDays(365));
+        DueFireTimes.Due due = DueFireTimes.at(everySecond(Misfire.ALL, 100), Optional.of(T0), now, false);
+        assertEquals(61 + 100, due.fire().size(), "61 on time (now-60s..now), 100 misfired");
+        assertEquals(now.minusSeconds(160), due.fire().get(0));
+        assertEquals(now, due.fire().get(160));
         assertTrue(due.missed());
+    }
+
+    @Test
+    void aTickTwoSecondsLateFiresBothFireTimesWhateverThePolicyForNeitherIsAMisfire() {
+        Instant mark = T0;
+        Instant now = T0.plusMillis(2_001); // the tick that should have come at 10:00:01 comes at 10:00:02.001
+        for (Misfire m : Misfire.values()) {
+            DueFireTimes.Due due = DueFireTimes.at(everySecond(m, 1), Optional.of(mark), now, false);
+            assertEquals(List.of(T0.plusSeconds(1), T0.plusSeconds(2)), due.fire(), m.label());
+            assertFalse(due.missed(), m.label());
+        }
+    }
+
+    @Test
+    void theMisfirePolicyDecidesOnlyFireTimesOlderThanLateAfterAndOnTimeOnesAreAllMade() {
+        Instant now = T0.plusSeconds(90); // 10:00:01..10:00:29 misfired, 10:00:30..10:01:30 on time
+        List<Instant> onTime = java.util.stream.IntStream.rangeClosed(30, 90).mapToObj(T0::plusSeconds).toList();
+        DueFireTimes.Due skip = DueFireTimes.at(everySecond(Misfire.SKIP, 100), Optional.of(T0), now, false);
+        assertEquals(onTime, skip.fire());
+        assertTrue(skip.missed());
+        DueFireTimes.Due latest = DueFireTimes.at(everySecond(Misfire.LATEST, 100), Optional.of(T0), now, false);
+        assertEquals(T0.plusSeconds(29), latest.fire().get(0), "the latest misfired one, then the on-time ones");
+        assertEquals(onTime, latest.fire().subList(1, latest.fire().size()));
+        assertTrue(latest.missed());
+        DueFireTimes.Due all = DueFireTimes.at(everySecond(Misfire.ALL, 100), Optional.of(T0), now, false);
+        assertEquals(90, all.fire().size());
+        assertFalse(all.missed());
+        assertEquals(now, all.mark());
     }
 }

@@ -172,17 +172,19 @@ class ScheduleFiringTest {
     }
 
     @Test
-    void withMisfireLatestTheNewHolderFiresOnlyTheLatestFireTimeMissed() throws Exception {
+    void withMisfireLatestTheNewHolderFiresTheLatestMisfireAndEveryFireTimeStillOnTime() throws Exception {
         a.open(every10s(Misfire.LATEST));
         b.open(every10s(Misfire.LATEST));
         a.epoch.set(7);
         run(15, a, b);
         a.epoch.set(-1);
-        run(40, b); // fire times 20, 30, 40 and 50 pass with no holder
+        run(100, b); // fire times 20 to 110 pass with no holder; at 115, those up to 50 are over a minute old
         b.epoch.set(8);
         b.firing.tick();
-        assertEquals(List.of(FireTimeIds.of("tick", START.plusSeconds(10)), FireTimeIds.of("tick", START.plusSeconds(50))),
-                items());
+        List<String> expected = new ArrayList<>(List.of(FireTimeIds.of("tick", START.plusSeconds(10)),
+                FireTimeIds.of("tick", START.plusSeconds(50))));
+        expected.addAll(fireTimes(START.plusSeconds(50), START.plusSeconds(110)));
+        assertEquals(expected, items());
     }
 
     @Test
