@@ -44,17 +44,19 @@ final class AttemptRecords {
     private final SpoolLayout layout;
     private final SpoolAnomalies anomalies;
     private final Clock clock;
+    private final LegacyReasons legacy;
 
     AttemptRecords(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock) {
         this.layout = layout;
         this.anomalies = anomalies;
         this.clock = clock;
+        this.legacy = new LegacyReasons(layout, clock, this::bounded);
     }
 
     /** The record of this generation, or the old {@code reasons/<id>} when it was written for it. */
     Optional<AttemptRecord> read(String id, Generation generation) throws IOException {
         Optional<AttemptRecord> own = folderOf(id).isPresent() ? readFile(id, generation.toString()) : Optional.empty();
-        return own.isPresent() ? own : legacy(id).filter(old -> old.generation().equals(generation.toString()))
+        return own.isPresent() ? own : legacy.of(id).filter(old -> old.generation().equals(generation.toString()))
                 .map(old -> new AttemptRecord(AttemptRecord.Kind.RETRY, old.abandoned(), old.text()));
     }
 
@@ -73,8 +75,15 @@ final class AttemptRecords {
 
     /** False when the item surely has no record: no attempts/ folder, and no reasons/ file of an older spool. */
     boolean mayHave(String id) {
-        return FileFacts.mayExist(layout.file(SpoolFolder.ATTEMPTS, id))
-                || FileFacts.mayExist(layout.file(SpoolFolder.REASONS, id));
+        return FileFacts.mayExist(layout.file(SpoolFolder.ATTEMPTS, id)) || legacy.mayExist(id);
+    }
+
+    /**
+     * The careful form of {@link #mayHave}, for a claim deciding whether the item has a history to carry: a
+     * name stat(2) cannot see (a symlink to nothing) counts as there, so an NFS hiccup never hides a record.
+     */
+    boolean exist(String id) throws IOException {
+        return FileFacts.of(layout.file(SpoolFolder.ATTEMPTS, id)).isPresent() || legacy.mayExist(id);
     }
 
     void write(String id, Generation generation, AttemptRecord record) throws IOException {
@@ -160,7 +169,7 @@ final class AttemptRecords {
     /** Why a failed item failed: the record of the claim that settled it, else what an older spool kept. */
     Optional<String> failedReason(String id) throws IOException {
         Optional<Entry> verdict = latest(id, AttemptRecord.Kind.FAILED);
-        return verdict.isPresent() ? verdict.map(e -> e.record().text()) : legacy(id).map(Legacy::text);
+        return verdict.isPresent() ? verdict.map(e -> e.record().text()) : legacy.of(id).map(LegacyReasons.Legacy::text);
     }
 
     void delete(String id, Generation generation) throws IOException {
@@ -192,7 +201,7 @@ final class AttemptRecords {
             }
         }
         Path old = layout.file(SpoolFolder.REASONS, id);
-        Optional<FileFacts> facts = FileFacts.ofLikelyAbsent(old);
+        Optional<FileFacts> facts = legacy.mayExist(id) ? FileFacts.of(old) : Optional.empty();
         if (facts.isPresent() && !facts.get().directory()) {
             Files.deleteIfExists(old); // a symlink is removed, never followed
         }
@@ -260,7 +269,7 @@ final class AttemptRecords {
         return record;
     }
 
-    private Optional<String> bounded(SpoolFolder folder, String name, Path file) throws IOException {
+    Optional<String> bounded(SpoolFolder folder, String name, Path file) throws IOException {
         try {
             return Optional.of(new String(SpoolFiles.readBounded(file, MAX_BYTES), StandardCharsets.UTF_8));
         } catch (NoSuchFileException e) {
@@ -273,28 +282,5 @@ final class AttemptRecords {
 
     private void report(String name, String problem) {
         anomalies.report(SpoolFolder.ATTEMPTS, name, problem, clock.now());
-    }
-
-    /** What {@code reasons/<id>} says, in the format spools had before per-claim records. */
-    record Legacy(String generation, int abandoned, String text) {
-    }
-
-    private Optional<Legacy> legacy(String id) throws IOException {
-        if (!FileFacts.mayExist(layout.file(SpoolFolder.REASONS, id))) {
-            return Optional.empty(); // the usual case: only spools older than per-claim records have one
-        }
-        Optional<String> content = bounded(SpoolFolder.REASONS, id, layout.file(SpoolFolder.REASONS, id));
-        if (content.isEmpty()) {
-            return Optional.empty();
-        }
-        String text = content.get();
-        int newline = text.indexOf('\n');
-        String[] header = (newline < 0 ? text : text.substring(0, newline)).split(" ");
-        try {
-            return Optional.of(new Legacy(header[0], Integer.parseInt(header[1]),
-                    newline < 0 ? "" : text.substring(newline + 1)));
-        } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
-            return Optional.of(new Legacy("-", 0, text)); // written by hand: keep the words, count nothing
-        }
     }
 }

@@ -87,8 +87,10 @@ final class MovesOut {
             return;
         }
         try {
+            // The access time too: given both, the JDK need not read the file's times first (one stat(2) less).
+            FileTime now = FileTime.from(clock.now());
             Files.getFileAttributeView(claimFile, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
-                    .setTimes(FileTime.from(clock.now()), null, null);
+                    .setTimes(now, now, null);
         } catch (IOException | UnsupportedOperationException e) {
             LOG.debugf("could not date the settlement of %s: %s", claimFile.getFileName(), e.getMessage());
         }

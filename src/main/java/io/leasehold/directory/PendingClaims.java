@@ -31,10 +31,12 @@ final class PendingClaims {
     private final SpoolCensus census;
     private final Clock clock;
     private final HolderTag tag;
+    private final RecordlessClaims recordless;
 
     PendingClaims(SpoolLayout layout, SpoolAnomalies anomalies, AttemptRecords records, HalfMoves halfMoves,
-            Reservations reservations, SpoolCensus census, Clock clock, HolderTag tag) {
+            Reservations reservations, SpoolCensus census, Clock clock, HolderTag tag, RecordlessClaims recordless) {
         this.tag = tag;
+        this.recordless = recordless;
         this.layout = layout;
         this.anomalies = anomalies;
         this.records = records;
@@ -116,7 +118,10 @@ final class PendingClaims {
      * counts so far); a hand-back that stopped after its link says so by its claim name too.
      */
     private Optional<ClaimName> claimAs(String id, Path file, Instant reading, int handedBackAt) throws IOException {
-        Optional<AttemptRecords.Entry> carry = records.latest(id, AttemptRecord.Kind.HANDED_BACK);
+        // A hand-back writes its record before the item is back in pending/, which was just looked at: an item
+        // with no record now has none to carry, and its claim no earlier claims' records to drop.
+        boolean none = !records.exist(id);
+        Optional<AttemptRecords.Entry> carry = none ? Optional.empty() : records.latest(id, AttemptRecord.Kind.HANDED_BACK);
         int attempt = Math.max(handedBackAt, carry.map(e -> e.generation().attempt()).orElse(1));
         Generation generation = Generation.at(attempt, tag);
         ClaimName claim = new ClaimName(id, generation, reading);
@@ -131,8 +136,12 @@ final class PendingClaims {
             return Optional.empty();
         }
         census.moved(SpoolFolder.PENDING, SpoolFolder.CLAIMED);
-        // This claim has the item now: what the claims before it recorded is of no more use.
-        records.dropAllBut(id, carry.isPresent() ? generation : null);
+        if (none) {
+            recordless.add(id, generation);
+        } else {
+            // This claim has the item now: what the claims before it recorded is of no more use.
+            records.dropAllBut(id, carry.isPresent() ? generation : null);
+        }
         anomalies.forget(SpoolFolder.PENDING, id);
         return Optional.of(claim);
     }

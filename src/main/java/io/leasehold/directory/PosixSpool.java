@@ -44,6 +44,7 @@ public final class PosixSpool implements Spool {
     private final MovesOut movesOut;
     private final JunkChecks junk;
     private final HolderTag tag;
+    private final RecordlessClaims recordless = new RecordlessClaims();
 
     /** @param maxPayloadBytes {@code leasehold.item.max-bytes}: a larger payload is never read */
     public PosixSpool(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock, long maxPayloadBytes) {
@@ -60,7 +61,8 @@ public final class PosixSpool implements Spool {
         this.records = new AttemptRecords(layout, anomalies, clock);
         this.halfMoves = new HalfMoves(layout, clock);
         this.reservations = new Reservations(layout, anomalies, clock);
-        this.pendingClaims = new PendingClaims(layout, anomalies, records, halfMoves, reservations, census, clock, tag);
+        this.pendingClaims = new PendingClaims(layout, anomalies, records, halfMoves, reservations, census, clock, tag,
+                recordless);
         this.movesOut = new MovesOut(layout, anomalies, halfMoves, census, clock, this::find);
         this.junk = new JunkChecks(layout, anomalies, halfMoves, pendingClaims, clock);
     }
@@ -236,6 +238,7 @@ public final class PosixSpool implements Spool {
         if (where != ItemState.DONE && where != ItemState.FAILED) {
             throw new IllegalArgumentException("settle goes to done or failed, not " + where);
         }
+        recordless.forget(claim.id(), claim.generation());
         if (!movesOut.move(claim, SpoolFolder.of(where))) {
             return false;
         }
@@ -246,14 +249,17 @@ public final class PosixSpool implements Spool {
 
     @Override
     public boolean settleDone(ClaimName claim, PastAttempt attempt) throws IOException {
-        records.addIfKept(claim.id(), claim.generation(), attempt);
+        if (!recordless.contains(claim.id(), claim.generation())) { // a claim with no record keeps no history
+            records.addIfKept(claim.id(), claim.generation(), attempt);
+        }
         return settle(claim, ItemState.DONE);
     }
 
     @Override
     public boolean handBack(ClaimName claim) throws IOException {
         // The next claim goes on at this attempt with the counts so far: written before the item is back.
-        Optional<AttemptRecord> own = records.read(claim.id(), claim.generation());
+        Optional<AttemptRecord> own = recordless.contains(claim.id(), claim.generation()) ? Optional.empty()
+                : records.read(claim.id(), claim.generation());
         if (own.isPresent() || claim.generation().attempt() > 1) {
             records.write(claim.id(), claim.generation(), own.orElse(AttemptRecord.note(0, ""))
                     .as(AttemptRecord.Kind.HANDED_BACK));
@@ -268,6 +274,7 @@ public final class PosixSpool implements Spool {
 
     @Override
     public void writeRecord(String id, Generation generation, AttemptRecord record) throws IOException {
+        recordless.forget(id, generation); // first: a reader must never take the claim for one without a record
         records.write(id, generation, record);
         if (record.kind() == AttemptRecord.Kind.RETRY) {
             // Only the claim's holder writes its record, and a retry's is written just before the claim is
