@@ -50,7 +50,7 @@ final class AttemptRecords {
         this.layout = layout;
         this.anomalies = anomalies;
         this.clock = clock;
-        this.legacy = new LegacyReasons(layout, clock, this::bounded);
+        this.legacy = new LegacyReasons(layout, this::bounded);
     }
 
     /** The record of this generation, or the old {@code reasons/<id>} when it was written for it. */
@@ -79,11 +79,12 @@ final class AttemptRecords {
     }
 
     /**
-     * The careful form of {@link #mayHave}, for a claim deciding whether the item has a history to carry: a
-     * name stat(2) cannot see (a symlink to nothing) counts as there, so an NFS hiccup never hides a record.
+     * Whether the item has a folder of records, looked at carefully (a name stat(2) cannot see, such as a symlink
+     * to nothing, counts as there, so an NFS hiccup never hides a record): for a claim deciding whether the item
+     * has a history to carry. An old reason is no history to carry, and goes with housekeeping.
      */
     boolean exist(String id) throws IOException {
-        return FileFacts.of(layout.file(SpoolFolder.ATTEMPTS, id)).isPresent() || legacy.mayExist(id);
+        return FileFacts.of(layout.file(SpoolFolder.ATTEMPTS, id)).isPresent();
     }
 
     void write(String id, Generation generation, AttemptRecord record) throws IOException {
@@ -180,9 +181,9 @@ final class AttemptRecords {
     }
 
     /**
-     * Removes the item's records except {@code keep}'s ({@code null}: all of them), the folder when
-     * nothing is kept, and the old {@code reasons/<id>}. Only names that are generations are removed:
-     * nothing else is ours.
+     * Removes the item's records except {@code keep}'s ({@code null}: all of them), and the folder when
+     * nothing is kept. Only names that are generations are removed: nothing else is ours. An old
+     * {@code reasons/<id>} is left to {@link #forget} (housekeeping's): a claim's own verdict goes before it.
      */
     void dropAllBut(String id, Generation keep) throws IOException {
         Optional<Path> folder = folderOf(id, true);
@@ -200,15 +201,21 @@ final class AttemptRecords {
                 }
             }
         }
+    }
+
+    /** Every record of the item, and its old reason. */
+    void forget(String id) throws IOException {
+        dropAllBut(id, null);
+        forgetLegacy(id);
+    }
+
+    /** The item's old {@code reasons/<id>}, if a spool of an older build left one. */
+    void forgetLegacy(String id) throws IOException {
         Path old = layout.file(SpoolFolder.REASONS, id);
         Optional<FileFacts> facts = legacy.mayExist(id) ? FileFacts.of(old) : Optional.empty();
         if (facts.isPresent() && !facts.get().directory()) {
             Files.deleteIfExists(old); // a symlink is removed, never followed
         }
-    }
-
-    void forget(String id) throws IOException {
-        dropAllBut(id, null);
     }
 
     /** The item's folder when it is a real directory; anything else under that name is junk, never entered. */

@@ -287,6 +287,7 @@ public final class PosixSpool implements Spool {
     @Override
     public void dropEarlierRecords(ClaimName claim) throws IOException {
         records.dropAllBut(claim.id(), claim.generation());
+        records.forgetLegacy(claim.id());
     }
 
     private static Optional<BasicFileAttributes> attributesOf(Path path) throws IOException {

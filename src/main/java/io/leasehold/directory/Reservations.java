@@ -59,12 +59,19 @@ final class Reservations {
     private final SpoolAnomalies anomalies;
     private final Clock clock;
     private final OwedReleases owed;
+    private final SettledReserved settled;
 
     Reservations(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock) {
         this.layout = layout;
         this.anomalies = anomalies;
         this.clock = clock;
         this.owed = new OwedReleases(layout);
+        this.settled = new SettledReserved(layout);
+    }
+
+    /** Whether every settled item has its reservation, which spares a first claim two looks (housekeeping checks). */
+    SettledReserved settled() {
+        return settled;
     }
 
     /**
@@ -156,7 +163,7 @@ final class Reservations {
                     Files.writeString(file(id), facts.ino() + "\n", StandardCharsets.US_ASCII);
                     return Admission.OWN;
                 default:
-                    if (settledUnder(id, facts)) {
+                    if (!settled.all() && settledUnder(id, facts)) {
                         return Admission.DUPLICATE;
                     }
                     if (!reserve || reserve(id, facts.ino())) {

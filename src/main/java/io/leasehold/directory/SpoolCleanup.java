@@ -85,6 +85,7 @@ final class SpoolCleanup {
      * item is looked for twice, in the order items move, so one moving between folders is not missed.
      */
     int sweepBookkeeping(Instant cutoff) throws IOException {
+        reservations.settled().check(); // once: a spool of an older build may turn out all reserved by now
         int removed = 0;
         Set<String> uploading = new HashSet<>();
         for (String name : names(layout.folder(SpoolFolder.TMP))) {

@@ -45,6 +45,8 @@ class KnownIdsTest extends StoreTestBase {
     /** A body whose first bytes come at once and the rest when the test releases it. */
     static final class HeldBody extends InputStream {
         final CountDownLatch release = new CountDownLatch(1);
+        /** Down once the enqueue reads the body: it has reserved the id and looked for an older item under it. */
+        final CountDownLatch reading = new CountDownLatch(1);
         private final byte[] first;
         private final byte[] rest;
         private int at;
@@ -56,6 +58,7 @@ class KnownIdsTest extends StoreTestBase {
 
         @Override
         public int read() throws IOException {
+            reading.countDown();
             if (at == first.length) {
                 try {
                     release.await(10, TimeUnit.SECONDS);
@@ -118,7 +121,8 @@ class KnownIdsTest extends StoreTestBase {
     void aFileDroppedInWhileAnUploadOfItsIdStreamsNeverReplacesNorRunsAsThatUpload() throws Exception {
         HeldBody body = new HeldBody("uploaded ", "by the API");
         CompletableFuture<ItemView> upload = enqueueAsync("race", body);
-        Await.until("race is reserved", WAIT, () -> Files.exists(layout.file(SpoolFolder.IDS, "race")));
+        // Dropped in once the upload streams: a file there before its look for older items makes it refuse at once.
+        assertTrue(body.reading.await(10, TimeUnit.SECONDS), "the upload streams");
         Files.writeString(layout.file(SpoolFolder.PENDING, "race"), "dropped in by another program");
 
         assertEquals(Optional.empty(), spool.claim("race", clock.now()), "not the file the id was reserved for");
