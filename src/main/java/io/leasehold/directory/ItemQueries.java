@@ -62,8 +62,8 @@ final class ItemQueries {
      * in; settled: the settled file's modification time, which its settlement set.
      */
     private ItemView withTimes(ItemView view) throws IOException {
-        Instant enqueued = FileFacts.ofLikelyAbsent(layout.file(SpoolFolder.IDS, view.id())).map(FileFacts::modified)
-                .orElse(null);
+        // Looked at, never followed: a reservation is a link to its inode number.
+        Instant enqueued = FileFacts.of(layout.file(SpoolFolder.IDS, view.id())).map(FileFacts::modified).orElse(null);
         boolean settled = view.state().equals(ItemState.DONE.label()) || view.state().equals(ItemState.FAILED.label());
         return view.withTimes(enqueued, settled ? view.since() : null);
     }

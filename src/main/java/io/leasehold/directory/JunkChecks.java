@@ -58,6 +58,9 @@ final class JunkChecks {
         if (folder == SpoolFolder.ATTEMPTS && name.indexOf('/') < 0) {
             return a.isDirectory();
         }
+        if (folder == SpoolFolder.IDS) {
+            return ReservationReader.fit(layout.file(folder, name));
+        }
         try {
             SpoolFiles.fitAttributes(layout.file(folder, name), AttemptRecords.MAX_BYTES);
             return true;

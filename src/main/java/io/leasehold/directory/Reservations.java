@@ -2,14 +2,11 @@ package io.leasehold.directory;
 
 import io.leasehold.core.Clock;
 import io.leasehold.spool.ItemStore;
-import io.leasehold.spool.UnfitFileException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -24,7 +21,6 @@ import java.util.Optional;
  */
 final class Reservations {
 
-    private static final long MAX_BYTES = 64;
     /** A reservation still empty this long after it was made lost its maker between create and write. */
     static final Duration WRITE_GRACE = Duration.ofSeconds(10);
 
@@ -40,10 +36,6 @@ final class Reservations {
         JUNK
     }
 
-    private enum State { ABSENT, EMPTY, NAMES, JUNK }
-
-    private record Reservation(State state, long ino) {
-    }
 
     /**
      * A reservation an enqueue made: the id, the payload's inode it names, and the reservation file's own
@@ -60,6 +52,7 @@ final class Reservations {
     private final Clock clock;
     private final OwedReleases owed;
     private final SettledReserved settled;
+    private final ReservationReader reader;
 
     Reservations(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock) {
         this.layout = layout;
@@ -67,6 +60,7 @@ final class Reservations {
         this.clock = clock;
         this.owed = new OwedReleases(layout);
         this.settled = new SettledReserved(layout);
+        this.reader = new ReservationReader(layout, anomalies, clock);
     }
 
     /** Whether every settled item has its reservation, which spares a first claim two looks (housekeeping checks). */
@@ -120,25 +114,18 @@ final class Reservations {
         owed.owe(made);
     }
 
-    /** Reserves {@code id} for the file with this inode; false when the id is reserved already. */
+    /**
+     * Reserves {@code id} for the file with this inode; false when the id is reserved already. One symlink(2)
+     * whose target is the inode number: exclusive, and atomic with what it says (a reader never finds it half
+     * made), with no data block to write. Never followed: its target names no file.
+     */
     boolean reserve(String id, long ino) throws IOException {
-        java.nio.channels.FileChannel created;
         try {
-            created = java.nio.channels.FileChannel.open(file(id), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            Files.createSymbolicLink(file(id), Path.of(Long.toString(ino)));
+            return true;
         } catch (FileAlreadyExistsException e) {
             return false;
         }
-        try (created) {
-            java.nio.ByteBuffer text = java.nio.ByteBuffer.wrap((ino + "\n").getBytes(StandardCharsets.US_ASCII));
-            while (text.hasRemaining()) {
-                created.write(text);
-            }
-        } catch (IOException e) {
-            // Created by this call and never written (a full disk): nobody else's, so it goes at once.
-            Files.deleteIfExists(file(id));
-            throw e;
-        }
-        return true;
     }
 
     /**
@@ -146,11 +133,13 @@ final class Reservations {
      * reserved for it, unless done/ or failed/ holds another file under it (an item of an older spool).
      */
     Admission admit(String id, FileFacts facts, boolean reserve) throws IOException {
+        // A file dropped in under an id nobody knows, on a spool whose settled items all have their reservation:
+        // reserved by the one call, with nothing looked at first.
+        if (reserve && settled.all() && reserve(id, facts.ino())) {
+            return Admission.OWN;
+        }
         for (int look = 0; look < 3; look++) {
-            // The first look is the quick one: an absent reservation (a file dropped in) costs no
-            // exception; a create that then fails on a symlink to nothing looks again, carefully.
-            Reservation r = reserve && look == 0 && !FileFacts.mayExist(file(id)) ? new Reservation(State.ABSENT, 0)
-                    : read(id);
+            ReservationReader.Reservation r = read(id);
             switch (r.state()) {
                 case NAMES:
                     return r.ino() == facts.ino() ? Admission.OWN : Admission.DUPLICATE;
@@ -181,7 +170,9 @@ final class Reservations {
      */
     void date(String id, Instant at) {
         try {
-            Files.setLastModifiedTime(file(id), java.nio.file.attribute.FileTime.from(at));
+            java.nio.file.attribute.FileTime time = java.nio.file.attribute.FileTime.from(at);
+            Files.getFileAttributeView(file(id), java.nio.file.attribute.BasicFileAttributeView.class,
+                    java.nio.file.LinkOption.NOFOLLOW_LINKS).setTimes(time, time, null); // the link's own times
         } catch (IOException e) {
             // the item is enqueued all the same; its enqueuedAt is the file's own write time
         }
@@ -189,7 +180,7 @@ final class Reservations {
 
     /** Makes the reservation name this inode where nobody else's it is; false when it is another file's. */
     boolean adopt(String id, long ino) throws IOException {
-        Reservation r = read(id);
+        ReservationReader.Reservation r = read(id);
         return switch (r.state()) {
             case NAMES -> r.ino() == ino;
             case JUNK -> false;
@@ -218,46 +209,25 @@ final class Reservations {
     }
 
     private void release(String id, long ino, boolean emptyToo) throws IOException {
-        Reservation r = read(id);
-        if (emptyToo && r.state() == State.EMPTY || r.state() == State.NAMES && r.ino() == ino) {
+        ReservationReader.Reservation r = read(id);
+        if (emptyToo && r.state() == ReservationReader.State.EMPTY || r.state() == ReservationReader.State.NAMES && r.ino() == ino) {
             Files.deleteIfExists(file(id));
         }
     }
 
-    /** True when there is a reservation of any kind: the id is known. */
+    /** True when there is a reservation of any kind (never followed): the id is known. */
     boolean exists(String id) throws IOException {
         return FileFacts.of(file(id)).isPresent();
     }
 
-    /** Its maker writes the inode microseconds after the create: an empty one is looked at again a few times. */
-    private Reservation read(String id) throws IOException {
-        Reservation r = readOnce(id);
-        for (int look = 0; look < 100 && r.state() == State.EMPTY; look++) {
+    /** Its maker of an older build writes the inode microseconds after the create: an empty one is looked at again. */
+    private ReservationReader.Reservation read(String id) throws IOException {
+        ReservationReader.Reservation r = reader.read(id);
+        for (int look = 0; look < 100 && r.state() == ReservationReader.State.EMPTY; look++) {
             Thread.yield();
-            r = readOnce(id);
+            r = reader.read(id);
         }
         return r;
-    }
-
-    private Reservation readOnce(String id) throws IOException {
-        String text;
-        try {
-            text = new String(SpoolFiles.readBounded(file(id), MAX_BYTES), StandardCharsets.US_ASCII).trim();
-        } catch (NoSuchFileException e) {
-            return new Reservation(State.ABSENT, 0);
-        } catch (UnfitFileException e) {
-            anomalies.report(SpoolFolder.IDS, id, e.getMessage(), clock.now());
-            return new Reservation(State.JUNK, 0);
-        }
-        if (text.isEmpty()) {
-            return new Reservation(State.EMPTY, 0);
-        }
-        try {
-            return new Reservation(State.NAMES, Long.parseLong(text));
-        } catch (NumberFormatException e) {
-            anomalies.report(SpoolFolder.IDS, id, "not a reservation (one inode number)", clock.now());
-            return new Reservation(State.JUNK, 0);
-        }
     }
 
     private boolean abandoned(String id) throws IOException {

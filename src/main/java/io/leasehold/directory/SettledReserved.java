@@ -56,7 +56,7 @@ final class SettledReserved {
             try (DirectoryStream<Path> entries = Files.newDirectoryStream(layout.folder(settled))) {
                 for (Path entry : entries) {
                     String id = entry.getFileName().toString();
-                    if (ItemId.isValid(id) && !FileFacts.mayExist(layout.file(SpoolFolder.IDS, id))) {
+                    if (ItemId.isValid(id) && FileFacts.of(layout.file(SpoolFolder.IDS, id)).isEmpty()) { // never followed
                         return false; // settled by a build older than reservations: first claims keep looking
                     }
                 }

@@ -97,7 +97,7 @@ final class SpoolCleanup {
         }
         for (String id : ids(SpoolFolder.IDS)) {
             Path file = layout.file(SpoolFolder.IDS, id);
-            if (!uploading.contains(id) && stale(file, cutoff).isPresent() && gone(id) && gone(id)) {
+            if (!uploading.contains(id) && staleReservation(file, cutoff) && gone(id) && gone(id)) {
                 records.forget(id);
                 if (Files.deleteIfExists(file)) {
                     removed++;
@@ -140,6 +140,13 @@ final class SpoolCleanup {
     }
 
     /** A regular file not written since {@code cutoff}; junk (symlinks, FIFOs, folders) is never removed here. */
+    /** A reservation (a link to its inode number, or an older build's file) made before the cutoff. */
+    private static boolean staleReservation(Path file, Instant cutoff) throws IOException {
+        Optional<FileFacts> facts = FileFacts.of(file);
+        return facts.isPresent() && (facts.get().regular() || Boolean.TRUE.equals(facts.get().attributes()
+                .get("isSymbolicLink"))) && facts.get().modified().isBefore(cutoff);
+    }
+
     private static Optional<FileFacts> stale(Path file, Instant cutoff) throws IOException {
         return FileFacts.of(file).filter(FileFacts::regular).filter(f -> f.modified().isBefore(cutoff));
     }

@@ -1,5 +1,6 @@
 package io.leasehold.api;
 
+import io.leasehold.testing.Reservation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
@@ -62,6 +63,6 @@ final class DirectoryProbe implements SpoolProbe {
 
     @Override
     public boolean isReserved(String id) {
-        return Files.exists(layout.file(SpoolFolder.IDS, id));
+        return Reservation.present(layout.file(SpoolFolder.IDS, id));
     }
 }

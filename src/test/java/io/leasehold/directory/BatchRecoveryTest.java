@@ -1,5 +1,6 @@
 package io.leasehold.directory;
 
+import io.leasehold.testing.Reservation;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -85,7 +86,7 @@ class BatchRecoveryTest extends StoreTestBase {
     private void assertNone(List<String> ids) {
         assertEquals(List.of(), SpoolTree.names(layout, SpoolFolder.PENDING), "no item of the batch in pending/");
         for (String id : ids) {
-            assertFalse(Files.exists(layout.file(SpoolFolder.IDS, id)), id + " is unknown again");
+            assertFalse(Reservation.present(layout.file(SpoolFolder.IDS, id)), id + " is unknown again");
         }
         assertEquals(List.of(), SpoolTree.names(layout, SpoolFolder.TMP), "no staging left");
     }
@@ -96,7 +97,7 @@ class BatchRecoveryTest extends StoreTestBase {
             Path item = layout.file(SpoolFolder.PENDING, ids.get(i));
             assertArrayEquals(payload(i), Files.readAllBytes(item));
             assertEquals(1, names(item), "its only name is pending/");
-            assertEquals(Long.toString(ino(item)), Files.readString(layout.file(SpoolFolder.IDS, ids.get(i))).trim(),
+            assertEquals(Long.toString(ino(item)), Reservation.text(layout.file(SpoolFolder.IDS, ids.get(i))).trim(),
                     "its reservation names it");
         }
         assertEquals(List.of(), SpoolTree.names(layout, SpoolFolder.TMP), "no staging left");
@@ -168,7 +169,7 @@ class BatchRecoveryTest extends StoreTestBase {
         StagedBatch batch = store.stageBatch(MAX);
         assertThrows(ItemStore.DuplicateItemException.class, () -> batch.payload(1, ids.get(0)));
         batch.close();
-        assertTrue(Files.exists(layout.file(SpoolFolder.IDS, ids.get(0))), "the other maker's reservation is kept");
+        assertTrue(Reservation.present(layout.file(SpoolFolder.IDS, ids.get(0))), "the other maker's reservation is kept");
     }
 
     @Test
@@ -181,8 +182,8 @@ class BatchRecoveryTest extends StoreTestBase {
         batch.payload(2, null).write(payload(1));
         assertThrows(ItemStore.DuplicateItemException.class, () -> batch.item(2, ids.get(1)));
         batch.close();
-        assertEquals("4242", Files.readString(layout.file(SpoolFolder.IDS, ids.get(1))).trim());
-        assertFalse(Files.exists(layout.file(SpoolFolder.IDS, ids.get(0))));
+        assertEquals("4242", Reservation.text(layout.file(SpoolFolder.IDS, ids.get(1))).trim());
+        assertFalse(Reservation.present(layout.file(SpoolFolder.IDS, ids.get(0))));
         assertEquals(List.of(), SpoolTree.names(layout, SpoolFolder.TMP));
     }
 }

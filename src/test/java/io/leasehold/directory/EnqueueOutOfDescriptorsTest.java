@@ -1,5 +1,6 @@
 package io.leasehold.directory;
 
+import io.leasehold.testing.Reservation;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -89,7 +90,7 @@ class EnqueueOutOfDescriptorsTest extends StoreTestBase {
             assertTrue(says(failure, "Too many open files"), "the error told is what stopped it: " + failure);
             stoppedIn.merge(step(failure), 1, Integer::sum);
             if (itemFiles(id).isEmpty()) {
-                assertFalse(Files.exists(layout.file(SpoolFolder.IDS, id)),
+                assertFalse(Reservation.present(layout.file(SpoolFolder.IDS, id)),
                         "no item, so the id is free, with " + free + " free (stopped in " + step(failure) + ")");
                 store.enqueue(id, bytes("again"), MAX); // the retry its 503 asks for
             }
@@ -144,7 +145,7 @@ class EnqueueOutOfDescriptorsTest extends StoreTestBase {
                 assertTrue(says(e, "Too many open files"), "the error told is what stopped it: " + e);
             }
             for (int n = 1; n <= 3; n++) {
-                assertFalse(Files.exists(layout.file(SpoolFolder.IDS, prefix + "-" + n)),
+                assertFalse(Reservation.present(layout.file(SpoolFolder.IDS, prefix + "-" + n)),
                         "a refused batch leaves its ids free, with " + free + " descriptors free");
             }
             assertEquals(List.of(), tmpNames(), "nothing of the batch left in tmp/ with " + free + " free");

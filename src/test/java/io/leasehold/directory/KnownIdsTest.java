@@ -1,5 +1,6 @@
 package io.leasehold.directory;
 
+import io.leasehold.testing.Reservation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -39,7 +40,7 @@ class KnownIdsTest extends StoreTestBase {
     }
 
     private String reservation(String id) throws IOException {
-        return Files.readString(layout.file(SpoolFolder.IDS, id)).trim();
+        return Reservation.text(layout.file(SpoolFolder.IDS, id)).trim();
     }
 
     /** A body whose first bytes come at once and the rest when the test releases it. */
@@ -85,7 +86,7 @@ class KnownIdsTest extends StoreTestBase {
     void anIdIsKnownWhileItsFirstUploadStillStreamsAndItsReservationNamesThePayload() throws Exception {
         HeldBody body = new HeldBody("the first ", "upload");
         CompletableFuture<ItemView> first = enqueueAsync("x", body);
-        Await.until("x is reserved", WAIT, () -> Files.exists(layout.file(SpoolFolder.IDS, "x")));
+        Await.until("x is reserved", WAIT, () -> Reservation.present(layout.file(SpoolFolder.IDS, "x")));
 
         assertThrows(ItemStore.DuplicateItemException.class, () -> store.enqueue("x", bytes("a second"), 1000));
         body.release.countDown();
@@ -131,7 +132,7 @@ class KnownIdsTest extends StoreTestBase {
         Exception refused = assertThrows(Exception.class, () -> upload.get(10, TimeUnit.SECONDS));
         assertTrue(refused.getCause().getCause() instanceof ItemStore.DuplicateItemException, refused.toString());
         assertEquals("dropped in by another program", Files.readString(layout.file(SpoolFolder.PENDING, "race")));
-        assertFalse(Files.exists(layout.file(SpoolFolder.IDS, "race")), "the refused upload released its reservation");
+        assertFalse(Reservation.present(layout.file(SpoolFolder.IDS, "race")), "the refused upload released its reservation");
 
         spool.forgetFixedJunk(); // housekeeping: no longer junk, so it is claimed (and reserved) as itself
         assertTrue(spool.claim("race", clock.now()).isPresent());

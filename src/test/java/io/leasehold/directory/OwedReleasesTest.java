@@ -1,5 +1,6 @@
 package io.leasehold.directory;
 
+import io.leasehold.testing.Reservation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -38,17 +39,17 @@ class OwedReleasesTest extends StoreTestBase {
     void aReleaseOwedIsPaidByTheIdsNextEnqueueHere() throws IOException {
         Reservations.Made failed = reservations().reserveOwn("owed", 11, clock.now()).orElseThrow();
         reservations().owe(failed);
-        assertTrue(Files.exists(reservation("owed")), "known while the debt stands");
+        assertTrue(Reservation.present(reservation("owed")), "known while the debt stands");
         Optional<Reservations.Made> again = reservations().reserveOwn("owed", 12, clock.now());
         assertTrue(again.isPresent(), "the retry pays the debt and reserves the id for itself");
-        assertEquals("12", Files.readString(reservation("owed")).trim());
+        assertEquals("12", Reservation.text(reservation("owed")).trim());
     }
 
     @Test
     void housekeepingPaysWhatIsOwed() throws IOException {
         reservations().owe(reservations().reserveOwn("swept", 21, clock.now()).orElseThrow());
         assertEquals(1, reservations().payOwed());
-        assertFalse(Files.exists(reservation("swept")));
+        assertFalse(Reservation.present(reservation("swept")));
         assertEquals(0, reservations().payOwed(), "paid once");
     }
 
@@ -71,8 +72,8 @@ class OwedReleasesTest extends StoreTestBase {
                 live.fileIno() == stale.fileIno());
         reservations().owe(stale);
         reservations().payOwed();
-        assertTrue(Files.exists(reservation("reused")), "the live reservation stays");
-        assertEquals("32", Files.readString(reservation("reused")).trim());
+        assertTrue(Reservation.present(reservation("reused")), "the live reservation stays");
+        assertEquals("32", Reservation.text(reservation("reused")).trim());
     }
 
     @Test
@@ -96,7 +97,7 @@ class OwedReleasesTest extends StoreTestBase {
                     reserved += f.get(10, TimeUnit.SECONDS) ? 1 : 0;
                 }
                 assertEquals(1, reserved, "round " + round + ": exactly one of the two owns the id");
-                assertTrue(Files.exists(reservation(id)), "and its reservation stands");
+                assertTrue(Reservation.present(reservation(id)), "and its reservation stands");
             }
         } finally {
             threads.shutdownNow();

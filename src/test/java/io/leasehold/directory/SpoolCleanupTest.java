@@ -1,5 +1,6 @@
 package io.leasehold.directory;
 
+import io.leasehold.testing.Reservation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -74,7 +75,7 @@ class SpoolCleanupTest extends StoreTestBase {
 
         assertEquals(1, clean());
         assertFalse(Files.exists(upload));
-        assertFalse(Files.exists(layout.file(SpoolFolder.IDS, "crashed")), "the id is unknown again");
+        assertFalse(Reservation.present(layout.file(SpoolFolder.IDS, "crashed")), "the id is unknown again");
         assertTrue(Files.exists(another));
     }
 
@@ -88,7 +89,7 @@ class SpoolCleanupTest extends StoreTestBase {
         clean();
         assertEquals("left over", Files.readString(pending), "the item is kept");
         assertEquals(1, names(pending));
-        assertTrue(Files.exists(layout.file(SpoolFolder.IDS, "linked")), "and stays known");
+        assertTrue(Reservation.present(layout.file(SpoolFolder.IDS, "linked")), "and stays known");
     }
 
     @Test
@@ -163,7 +164,7 @@ class SpoolCleanupTest extends StoreTestBase {
         clock.advance(Duration.ofSeconds(1));
         assertEquals(1, cleanWithQuietSpan(), "unchanged for the quiet span, on this instance's monotonic clock");
         assertFalse(Files.exists(upload));
-        assertFalse(Files.exists(layout.file(SpoolFolder.IDS, "crashed")), "the id is unknown again");
+        assertFalse(Reservation.present(layout.file(SpoolFolder.IDS, "crashed")), "the id is unknown again");
     }
 
     @Test

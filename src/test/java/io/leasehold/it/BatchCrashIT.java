@@ -1,5 +1,6 @@
 package io.leasehold.it;
 
+import io.leasehold.testing.Reservation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -204,7 +205,7 @@ class BatchCrashIT {
                 if (batch.status()[0] == 201 && present != ITEMS) {
                     lost.add(batch.name());
                 }
-                if (present == 0 && batch.ids().stream().anyMatch(id -> Files.exists(spool.resolve("ids").resolve(id)))) {
+                if (present == 0 && batch.ids().stream().anyMatch(id -> Reservation.present(spool.resolve("ids").resolve(id)))) {
                     reserved.add(batch.name());
                 }
             }

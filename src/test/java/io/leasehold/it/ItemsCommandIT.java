@@ -1,5 +1,6 @@
 package io.leasehold.it;
 
+import io.leasehold.testing.Reservation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -338,7 +339,7 @@ class ItemsCommandIT {
                     "still waiting on the terminal after " + DEADLINE);
             assertEquals(2, p.exitValue(), Files.readString(work.resolve("err.txt")));
             assertTrue(Files.readString(work.resolve("err.txt")).contains("terminal"), Files.readString(work.resolve("err.txt")));
-            assertFalse(Files.exists(spool.resolve("ids").resolve("typed")));
+            assertFalse(Reservation.present(spool.resolve("ids").resolve("typed")));
         } finally {
             p.destroyForcibly();
         }
@@ -394,7 +395,7 @@ class ItemsCommandIT {
 
     /** No reservation of {@code id} and no file begun in the spool's tmp/ (which only a service's housekeeping removes). */
     private void assertNothingKept(String id) throws IOException {
-        assertFalse(Files.exists(spool.resolve("ids").resolve(id)), "ids/" + id + " left reserved");
+        assertFalse(Reservation.present(spool.resolve("ids").resolve(id)), "ids/" + id + " left reserved");
         if (Files.isDirectory(spool.resolve("tmp"))) {
             try (var left = Files.list(spool.resolve("tmp"))) {
                 assertEquals(List.of(), left.toList(), "tmp/ holds nothing");
