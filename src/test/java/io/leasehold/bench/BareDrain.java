@@ -6,18 +6,19 @@ import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.ByteBuffer;
+import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The drain's file operations with nothing else: the reference the service's drain is measured
@@ -25,11 +26,11 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <ul>
  *   <li>{@link #protocol}: per item, every system call the claim protocol needs for a new item
- *       dropped into pending/ (see docs/protocol.md): the look at pending/&lt;id&gt;; the reservation
- *       (ids/&lt;id&gt; looked for, done/ and failed/ looked at, ids/&lt;id&gt; created with the inode);
- *       the records looked for (attempts/&lt;id&gt;, reasons/&lt;id&gt;); the claim's rename; the payload
- *       read (look, open, look, read); one renewal's rename; the settlement (look, link into done/,
- *       unlink the claim) and the records looked for again. What the service adds on top is its own
+ *       dropped into pending/ of a spool whose settled items are all reserved (see docs/protocol.md):
+ *       the look at pending/&lt;id&gt;; the reservation (one symlink to the inode number); the records
+ *       looked for (attempts/&lt;id&gt;, once, carefully); the claim's rename; the payload read (look,
+ *       open, look, read to the end); one renewal's rename; the settlement (look, the time stamp, link
+ *       into done/, unlink the claim, records looked for). What the service adds on top is its own
  *       cost: threads, bookkeeping, events.
  *   <li>{@link #renames}: only the three renames (claim, renewal, settle), as a plain file consumer
  *       would do them with no reservation, no records and no link: what the disk allows at all.
@@ -61,50 +62,76 @@ final class BareDrain {
 
     /** The three renames of every id, split over {@code threads} threads. */
     static Run renames(BenchSpool spool, List<String> ids, int threads) {
-        return split(ids, threads, id -> {
-            Path claimed = spool.folder("claimed").resolve(id + READING_1);
-            Path renewed = spool.folder("claimed").resolve(id + READING_2);
-            Files.move(spool.folder("pending").resolve(id), claimed, StandardCopyOption.ATOMIC_MOVE);
-            Files.move(claimed, renewed, StandardCopyOption.ATOMIC_MOVE);
-            Files.move(renewed, spool.folder("done").resolve(id), StandardCopyOption.ATOMIC_MOVE);
-        });
+        return split(ids, threads, id -> threeRenames(spool, id));
+    }
+
+    private static void threeRenames(BenchSpool spool, String id) throws IOException {
+        Path claimed = spool.folder("claimed").resolve(id + READING_1);
+        Path renewed = spool.folder("claimed").resolve(id + READING_2);
+        Files.move(spool.folder("pending").resolve(id), claimed, StandardCopyOption.ATOMIC_MOVE);
+        Files.move(claimed, renewed, StandardCopyOption.ATOMIC_MOVE);
+        Files.move(renewed, spool.folder("done").resolve(id), StandardCopyOption.ATOMIC_MOVE);
     }
 
     /**
      * The protocol loop on items as they arrive: a producer drops {@code n} items as fast as it can
-     * (write in tmp/, rename into pending/), one consumer thread works each as soon as it is there.
-     * Timed from the first drop to the last settlement; CPU is the consumer's alone.
+     * (write in tmp/, rename into pending/), {@code threads} consumer threads work each as soon as it is
+     * there. Timed from the first drop to the last settlement; CPU is the consumers' alone.
      */
-    static Run protocolWhileArriving(BenchSpool spool, String prefix, int n) {
+    static Run protocolWhileArriving(BenchSpool spool, String prefix, int n, int threads) {
+        return whileArriving(spool, prefix, n, threads, id -> protocolItem(spool, id));
+    }
+
+    /** As {@link #protocolWhileArriving}, each item given only the three renames of {@link #renames}. */
+    static Run renamesWhileArriving(BenchSpool spool, String prefix, int n, int threads) {
+        return whileArriving(spool, prefix, n, threads, id -> threeRenames(spool, id));
+    }
+
+    private static Run whileArriving(BenchSpool spool, String prefix, int n, int threads, Step step) {
+        String end = "";
         BlockingQueue<String> arrived = new LinkedBlockingQueue<>();
         AtomicLong cpu = new AtomicLong();
-        Thread consumer = new Thread(() -> {
-            long before = CPU.getCurrentThreadCpuTime();
-            try {
-                for (int i = 0; i < n; i++) {
-                    protocolItem(spool, arrived.take());
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        Thread[] consumers = new Thread[threads];
+        for (int t = 0; t < threads; t++) {
+            consumers[t] = new Thread(() -> {
+                long before = CPU.getCurrentThreadCpuTime();
+                try {
+                    for (String id = arrived.take(); !id.equals(end); id = arrived.take()) {
+                        step.on(id);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } catch (IOException | RuntimeException e) {
+                    failed.compareAndSet(null, e);
                 }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            cpu.set(CPU.getCurrentThreadCpuTime() - before);
-        }, "bare-consumer");
+                cpu.addAndGet(CPU.getCurrentThreadCpuTime() - before);
+            }, "bare-consumer-" + t);
+        }
         long start = System.nanoTime();
-        consumer.start();
+        for (Thread c : consumers) {
+            c.start();
+        }
         try {
             for (int i = 0; i < n; i++) {
                 String id = BenchSpool.id(prefix, i);
                 spool.enqueue(id, BenchSpool.payload(i));
                 arrived.add(id);
             }
-            consumer.join();
+            for (int t = 0; t < threads; t++) {
+                arrived.add(end);
+            }
+            for (Thread c : consumers) {
+                c.join();
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        }
+        if (failed.get() != null) {
+            throw new IllegalStateException("a bare consumer failed", failed.get());
         }
         return new Run((System.nanoTime() - start) / 1e9, cpu.get(), n);
     }
@@ -112,45 +139,45 @@ final class BareDrain {
     private static void protocolItem(BenchSpool spool, String id) throws IOException {
         Path pending = spool.folder("pending").resolve(id);
         Map<String, Object> item = look(pending);
-        // the reservation of an id nobody reserved: looked for, settled names looked at, then made
-        File ids = spool.folder("ids").resolve(id).toFile();
-        boolean reserved = ids.exists() | spool.folder("done").resolve(id).toFile().exists()
-                | spool.folder("failed").resolve(id).toFile().exists();
-        if (reserved) {
-            throw new IllegalStateException(id + " is known already");
+        // the reservation of a dropped-in id, on a spool whose settled items are all reserved: one symlink(2)
+        Files.createSymbolicLink(spool.folder("ids").resolve(id), Path.of(item.get("ino").toString()));
+        if (lookForRecords(spool, id)) { // looked for once, carefully, before the claim
+            throw new IllegalStateException(id + " has records");
         }
-        try (FileChannel reservation = FileChannel.open(ids.toPath(), StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.WRITE)) {
-            reservation.write(ByteBuffer.wrap((item.get("ino") + "\n").getBytes(StandardCharsets.US_ASCII)));
-        }
-        lookForRecords(spool, id);
         Path claimed = spool.folder("claimed").resolve(id + READING_1);
         Files.move(pending, claimed, StandardCopyOption.ATOMIC_MOVE);
-        lookForRecords(spool, id);
         // the payload, read as the drain reads it: looked at, opened without following, looked at again
         look(claimed);
         try (FileChannel in = FileChannel.open(claimed, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
             look(claimed);
-            in.read(ByteBuffer.allocate((int) in.size() + 1));
+            java.nio.channels.Channels.newInputStream(in).readNBytes(1024 * 1024 + 1);
         }
         Path renewed = spool.folder("claimed").resolve(id + READING_2);
         Files.move(claimed, renewed, StandardCopyOption.ATOMIC_MOVE);
+        // the settlement: looked at, dated, linked into done/, its claim name unlinked, records looked for
         look(renewed);
+        FileTime now = FileTime.fromMillis(System.currentTimeMillis());
+        Files.getFileAttributeView(renewed, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).setTimes(now, now, null);
         Files.createLink(spool.folder("done").resolve(id), renewed);
         if (!renewed.toFile().delete()) {
             throw new IOException("could not unlink " + renewed);
         }
-        lookForRecords(spool, id);
+        if (spool.folder("attempts").resolve(id).toFile().exists()) {
+            throw new IllegalStateException(id + " has records");
+        }
     }
 
     private static Map<String, Object> look(Path path) throws IOException {
         return Files.readAttributes(path, "unix:ino,nlink,size,isRegularFile,fileKey", LinkOption.NOFOLLOW_LINKS);
     }
 
-    private static void lookForRecords(BenchSpool spool, String id) {
-        if (spool.folder("attempts").resolve(id).toFile().exists()
-                | spool.folder("reasons").resolve(id).toFile().exists()) {
-            throw new IllegalStateException(id + " has records");
+    /** The claim's careful look at attempts/&lt;id&gt;: true when anything is there. */
+    private static boolean lookForRecords(BenchSpool spool, String id) throws IOException {
+        try {
+            look(spool.folder("attempts").resolve(id));
+            return true;
+        } catch (java.nio.file.NoSuchFileException e) {
+            return false;
         }
     }
 

@@ -115,17 +115,29 @@ final class BenchSpool {
      * inode costs a scan past them, which made one loop up to 5x slower than the same loop later.
      */
     static BenchSpool fresh(Path root) throws IOException {
-        BenchSpool old = new BenchSpool(root);
+        wipe(root);
+        return new BenchSpool(root);
+    }
+
+    /**
+     * Deletes {@code root} and all below it, then waits as {@link #fresh} does when there were files: a
+     * benchmark with many spools wipes their common folder once, with one wait, and then makes each spool
+     * with {@code new BenchSpool(...)}.
+     */
+    static void wipe(Path root) throws IOException {
         boolean hadFiles;
         try (Stream<Path> all = Files.exists(root) ? Files.walk(root) : Stream.empty()) {
             hadFiles = all.anyMatch(Files::isRegularFile);
         }
-        old.delete();
+        if (Files.exists(root)) {
+            try (Stream<Path> all = Files.walk(root)) {
+                all.sorted(Comparator.reverseOrder()).forEach(BenchSpool::deleteOne);
+            }
+        }
         if (hadFiles) {
             // A benchmark's pause, not a test's wait: nothing to watch, only the kernel's clock to outlast.
             LockSupport.parkNanos(Duration.ofSeconds(40).toNanos());
         }
-        return new BenchSpool(root);
     }
 
     void delete() throws IOException {
@@ -133,13 +145,15 @@ final class BenchSpool {
             return;
         }
         try (Stream<Path> all = Files.walk(root)) {
-            all.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.delete(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
+            all.sorted(Comparator.reverseOrder()).forEach(BenchSpool::deleteOne);
+        }
+    }
+
+    private static void deleteOne(Path p) {
+        try {
+            Files.delete(p);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }
