@@ -32,7 +32,7 @@ public final class SpoolBackends {
             return JetStreamBackend.open(config, clock, ConfigRecords.leaseTerms(config), instance);
         }
         return new DirectoryBackend(layout(config), clock, ConfigRecords.leaseTerms(config),
-                config.item().maxBytes().asLongValue(), Holders.tag(), sync);
+                config.item().maxBytes().asLongValue(), Holders.tag(), sync, config.spool().reservationLinks());
     }
 
     /** Whether {@code leasehold.spool.kind} chose the JetStream spool. */

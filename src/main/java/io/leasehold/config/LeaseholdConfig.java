@@ -80,6 +80,13 @@ public interface LeaseholdConfig {
 
         JetStreamSpoolConfig jetstream();
 
+        /**
+         * Reserve an id by a symbolic link to its item's inode number (one call, no data block); false: by a
+         * plain file, which builds before 2026-12-07 need to read, for a fleet upgraded one instance at a time.
+         */
+        @WithDefault("true")
+        boolean reservationLinks();
+
         /** Files in tmp/ older than this are leftovers of a crash and are removed. */
         @WithDefault("1h")
         Duration tmpMaxAge();

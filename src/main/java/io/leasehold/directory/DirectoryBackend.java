@@ -26,8 +26,14 @@ public final class DirectoryBackend implements SpoolBackend {
      */
     public DirectoryBackend(SpoolLayout layout, TickingClock clock, LeaseTerms terms, long maxBytes, HolderTag tag,
             DirectorySync sync) {
+        this(layout, clock, terms, maxBytes, tag, sync, true);
+    }
+
+    /** @param reservationLinks {@code leasehold.spool.reservation-links}: reserve ids by symbolic links */
+    public DirectoryBackend(SpoolLayout layout, TickingClock clock, LeaseTerms terms, long maxBytes, HolderTag tag,
+            DirectorySync sync, boolean reservationLinks) {
         this.layout = layout;
-        this.spool = new PosixSpool(layout, anomalies, clock, maxBytes, tag);
+        this.spool = new PosixSpool(layout, anomalies, clock, maxBytes, tag, reservationLinks);
         this.store = new PosixItemStore(layout, spool, terms, clock, sync);
         this.upkeep = new PosixSpoolUpkeep(layout, spool, store);
         this.schedules = new DirectoryScheduleBook(layout);

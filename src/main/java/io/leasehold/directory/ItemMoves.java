@@ -128,6 +128,9 @@ final class ItemMoves {
         if (failed.isPresent() && !spool.halfMoves().settledAlone(id, SpoolFolder.FAILED, failed.get())) {
             throw new ItemStore.UnfitItemException(id, "failed/" + id + " has other names (see GET /spool, 'ignored')");
         }
+        if (failed.isPresent() && !spool.reservations().exists(id)) {
+            spool.reservations().settled().forget(); // a settled item with no reservation: first claims look again
+        }
         if (failed.isPresent() && !spool.reservations().adopt(id, failed.get().ino())) {
             throw new ItemStore.UnfitItemException(id, "ids/" + id + " names another file, or is junk");
         }
@@ -183,6 +186,9 @@ final class ItemMoves {
         }
         spool.census().removed(SpoolFolder.of(settled));
         spool.records().forget(id);
+        if (!spool.reservations().exists(id)) {
+            spool.reservations().settled().forget(); // a settled item had no reservation: first claims look again
+        }
         spool.reservations().release(id, facts.get().ino());
         return true;
     }

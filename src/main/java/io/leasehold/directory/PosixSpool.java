@@ -53,6 +53,12 @@ public final class PosixSpool implements Spool {
 
     /** @param tag names this instance in the nonces of its claims */
     public PosixSpool(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock, long maxPayloadBytes, HolderTag tag) {
+        this(layout, anomalies, clock, maxPayloadBytes, tag, true);
+    }
+
+    /** @param reservationLinks {@code leasehold.spool.reservation-links}: reserve ids by symbolic links */
+    public PosixSpool(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock, long maxPayloadBytes, HolderTag tag,
+            boolean reservationLinks) {
         this.tag = tag;
         this.layout = layout;
         this.anomalies = anomalies;
@@ -60,7 +66,7 @@ public final class PosixSpool implements Spool {
         this.maxPayloadBytes = maxPayloadBytes;
         this.records = new AttemptRecords(layout, anomalies, clock);
         this.halfMoves = new HalfMoves(layout, clock);
-        this.reservations = new Reservations(layout, anomalies, clock);
+        this.reservations = new Reservations(layout, anomalies, clock, reservationLinks);
         this.pendingClaims = new PendingClaims(layout, anomalies, records, halfMoves, reservations, census, clock, tag,
                 recordless);
         this.movesOut = new MovesOut(layout, anomalies, halfMoves, census, clock, this::find);

@@ -3,13 +3,14 @@ package io.leasehold.directory;
 import io.leasehold.core.Clock;
 import io.leasehold.spool.ItemStore;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import org.jboss.logging.Logger;
 
 /**
  * {@code ids/<id>}: the one atomic decision, across instances, that an id is known. Made by an
@@ -20,6 +21,8 @@ import java.util.Optional;
  * so a second file under a known id is told from the first and never runs instead of it.
  */
 final class Reservations {
+
+    private static final Logger LOG = Logger.getLogger(Reservations.class);
 
     /** A reservation still empty this long after it was made lost its maker between create and write. */
     static final Duration WRITE_GRACE = Duration.ofSeconds(10);
@@ -53,8 +56,19 @@ final class Reservations {
     private final OwedReleases owed;
     private final SettledReserved settled;
     private final ReservationReader reader;
+    /** Off by configuration, or once the filesystem refused a link (then plain files, said once in the log). */
+    private volatile boolean links;
 
     Reservations(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock) {
+        this(layout, anomalies, clock, true);
+    }
+
+    /**
+     * @param links reserve by a symbolic link ({@code leasehold.spool.reservation-links}); false: by a plain
+     *     file, as builds before 2026-12-07 did, which such builds sharing the spool can read
+     */
+    Reservations(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock, boolean links) {
+        this.links = links;
         this.layout = layout;
         this.anomalies = anomalies;
         this.clock = clock;
@@ -115,17 +129,36 @@ final class Reservations {
     }
 
     /**
-     * Reserves {@code id} for the file with this inode; false when the id is reserved already. One symlink(2)
-     * whose target is the inode number: exclusive, and atomic with what it says (a reader never finds it half
-     * made), with no data block to write. Never followed: its target names no file.
+     * Reserves {@code id} for the file with this inode; false when the id is reserved already for another file.
+     * One symlink(2) whose target is the inode number: exclusive, and atomic with what it says (a reader never
+     * finds it half made), with no data block to write. Never followed: its target names no file. An existing
+     * reservation that names this very inode is this file's (an NFS call sent twice finds its own first one).
      */
     boolean reserve(String id, long ino) throws IOException {
         try {
-            Files.createSymbolicLink(file(id), Path.of(Long.toString(ino)));
+            if (links) {
+                Files.createSymbolicLink(file(id), Path.of(Long.toString(ino)));
+            } else {
+                PlainReservations.create(file(id), ino);
+            }
             return true;
         } catch (FileAlreadyExistsException e) {
-            return false;
+            ReservationReader.Reservation r = reader.read(id);
+            return r.state() == ReservationReader.State.NAMES && r.ino() == ino;
+        } catch (FileSystemException e) {
+            if (!links || !unsupported(e)) {
+                throw e;
+            }
+            links = false;
+            LOG.warnf("the spool's filesystem refused a symbolic link (%s): reservations in %s are plain files from "
+                    + "now on, as with leasehold.spool.reservation-links=false", e.getReason(), file(id).getParent());
+            return reserve(id, ino);
         }
+    }
+
+    private static boolean unsupported(FileSystemException e) {
+        String reason = String.valueOf(e.getReason());
+        return reason.contains("not permitted") || reason.contains("not supported") || reason.contains("not implemented");
     }
 
     /**
@@ -149,7 +182,7 @@ final class Reservations {
                     if (!reserve || !abandoned(id)) {
                         return Admission.IN_FLIGHT;
                     }
-                    Files.writeString(file(id), facts.ino() + "\n", StandardCharsets.US_ASCII);
+                    PlainReservations.fill(file(id), facts.ino());
                     return Admission.OWN;
                 default:
                     if (!settled.all() && settledUnder(id, facts)) {
@@ -185,7 +218,7 @@ final class Reservations {
             case NAMES -> r.ino() == ino;
             case JUNK -> false;
             case EMPTY -> {
-                Files.writeString(file(id), ino + "\n", StandardCharsets.US_ASCII);
+                PlainReservations.fill(file(id), ino);
                 yield true;
             }
             default -> reserve(id, ino) || adopt(id, ino);

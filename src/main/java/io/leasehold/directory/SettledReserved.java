@@ -66,13 +66,29 @@ final class SettledReserved {
         return true;
     }
 
-    private void mark() throws IOException {
+    /** Known from here on, for this instance at least: a marker that cannot be written only spares the others nothing. */
+    private void mark() {
+        known = true;
         try {
             Files.createFile(marker());
         } catch (FileAlreadyExistsException e) {
             // marked by another instance
+        } catch (IOException | UnsupportedOperationException e) {
+            // a spool directory this instance may not write in: its own look says so until it restarts
         }
-        known = true;
+    }
+
+    /**
+     * A settled item without its reservation was met (a build older than reservations shares the spool, or
+     * files were put into done/ or failed/ by hand): first claims look again, until housekeeping's check.
+     */
+    void forget() {
+        known = false;
+        try {
+            Files.deleteIfExists(marker());
+        } catch (IOException e) {
+            // this instance looks again all the same; the others once they restart or re-check
+        }
     }
 
     private boolean empty(SpoolFolder folder) throws IOException {

@@ -139,14 +139,14 @@ final class SpoolCleanup {
                 .noneMatch(name -> uploadId(name).filter(id::equals).isPresent());
     }
 
-    /** A regular file not written since {@code cutoff}; junk (symlinks, FIFOs, folders) is never removed here. */
-    /** A reservation (a link to its inode number, or an older build's file) made before the cutoff. */
+    /** A reservation (a link to its inode number, or an older build's file) made before the cutoff; junk never. */
     private static boolean staleReservation(Path file, Instant cutoff) throws IOException {
         Optional<FileFacts> facts = FileFacts.of(file);
-        return facts.isPresent() && (facts.get().regular() || Boolean.TRUE.equals(facts.get().attributes()
-                .get("isSymbolicLink"))) && facts.get().modified().isBefore(cutoff);
+        return facts.isPresent() && facts.get().modified().isBefore(cutoff) && (facts.get().regular()
+                || Boolean.TRUE.equals(facts.get().attributes().get("isSymbolicLink")) && ReservationReader.fit(file));
     }
 
+    /** A regular file not written since {@code cutoff}; junk (symlinks, FIFOs, folders) is never removed here. */
     private static Optional<FileFacts> stale(Path file, Instant cutoff) throws IOException {
         return FileFacts.of(file).filter(FileFacts::regular).filter(f -> f.modified().isBefore(cutoff));
     }

@@ -74,12 +74,14 @@ class NoReplaceTest extends StoreTestBase {
     @Test
     void aCancelNeverReplacesAFailedFileAndLeavesTheItemPending() throws IOException {
         Files.writeString(layout.file(SpoolFolder.FAILED, "c"), "an older file under the same id");
+        asAnOlderSpool(); // an unreserved failed/c is an older build's
         Files.writeString(layout.file(SpoolFolder.PENDING, "c"), "the item");
 
         assertThrows(ItemStore.UnfitItemException.class, () -> store.cancel("c"));
         assertEquals("an older file under the same id", read(SpoolFolder.FAILED, "c"));
         assertEquals("the item", read(SpoolFolder.PENDING, "c"));
         assertEquals(List.of(), SpoolTree.names(layout, SpoolFolder.CLAIMED));
+        assertEquals(List.of(), SpoolTree.names(layout, SpoolFolder.IDS), "the pending file is not made the id's");
     }
 
     @Test

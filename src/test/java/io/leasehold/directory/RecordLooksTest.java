@@ -35,15 +35,14 @@ class RecordLooksTest extends StoreTestBase {
     }
 
     @Test
-    void aRetriedItemDoneAtItsNextClaimKeepsNoRecordOfItsEarlierFailure() throws Exception {
-        Files.writeString(layout.file(SpoolFolder.FAILED, "r"), "payload");
-        Generation old = Generation.parse("3-old").orElseThrow();
+    void aClaimOfAnItemWithRecordsOfEarlierClaimsDropsThemOnceItHoldsIt() throws Exception {
+        Files.writeString(layout.file(SpoolFolder.PENDING, "r"), "payload");
+        Generation old = Generation.parse("3-old").orElseThrow(); // a lost holder's, written late
         spool.writeRecord("r", old, new AttemptRecord(AttemptRecord.Kind.FAILED, 2, "the earlier failure"));
-        store.retry("r");
 
         ClaimName claim = spool.claim("r", clock.now()).orElseThrow();
+        assertEquals(Optional.empty(), spool.record("r", old), "dropped by the claim itself, before any settlement");
         assertTrue(spool.settleDone(claim, DONE));
-        assertEquals(Optional.empty(), spool.record("r", old), "the failure is not the done item's");
         assertFalse(Files.exists(layout.file(SpoolFolder.ATTEMPTS, "r")), "nothing of it is left");
     }
 

@@ -1,6 +1,7 @@
 package io.leasehold.directory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -59,11 +60,32 @@ class ReservationFormsTest extends StoreTestBase {
     }
 
     @Test
-    void aLinkWhoseTargetIsNoInodeNumberIsJunkAndTheIdsFileIsLeftAlone() throws Exception {
+    void aLinkWhoseTargetIsNoInodeNumberIsJunkAndNeverFollowed() throws Exception {
         Path item = Files.writeString(layout.file(SpoolFolder.PENDING, "j"), "payload");
-        Files.createSymbolicLink(layout.file(SpoolFolder.IDS, "j"), item); // a path, not a number: never followed
+        // Followed, it would read as a reservation naming the item itself.
+        Path elsewhere = Files.writeString(dir.resolve("elsewhere"), ino(item) + "\n");
+        Files.createSymbolicLink(layout.file(SpoolFolder.IDS, "j"), elsewhere);
         assertEquals(Optional.empty(), spool.claim("j", clock.now()));
         assertTrue(anomalies.isKnown(SpoolFolder.IDS, "j"));
         assertTrue(Files.exists(item), "left where it was");
+    }
+
+    @Test
+    void aReservationThatExistsAndNamesTheSameInodeIsThatFilesOwn() throws Exception {
+        Path item = Files.writeString(layout.file(SpoolFolder.PENDING, "twice"), "payload");
+        // As an NFS symlink call sent twice leaves it: the first made it, the second finds it.
+        Files.createSymbolicLink(layout.file(SpoolFolder.IDS, "twice"), Path.of(Long.toString(ino(item))));
+        assertTrue(spool.claim("twice", clock.now()).isPresent());
+        assertFalse(anomalies.isKnown(SpoolFolder.PENDING, "twice"));
+    }
+
+    @Test
+    void withReservationLinksOffAnIdIsReservedByAPlainFileAsOlderBuildsRead() throws Exception {
+        PosixSpool plain = new PosixSpool(layout, anomalies, clock, 1000, io.leasehold.core.HolderTag.NONE, false);
+        long ino = ino(Files.writeString(layout.file(SpoolFolder.PENDING, "p"), "by another program"));
+        assertTrue(plain.claim("p", clock.now()).isPresent());
+        Path reservation = layout.file(SpoolFolder.IDS, "p");
+        assertTrue(Files.isRegularFile(reservation, java.nio.file.LinkOption.NOFOLLOW_LINKS));
+        assertEquals(ino + "\n", Files.readString(reservation));
     }
 }

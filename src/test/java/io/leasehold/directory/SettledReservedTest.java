@@ -62,4 +62,13 @@ class SettledReservedTest extends StoreTestBase {
         assertTrue(Files.exists(dir.resolve(SettledReserved.MARKER)));
         assertTrue(reopen().reservations().settled().all(), "kept in the spool for every instance");
     }
+
+    @Test
+    void aRetryThatMeetsAFailedItemWithoutItsReservationMakesFirstClaimsLookAgain() throws Exception {
+        assertTrue(spool.reservations().settled().all());
+        Files.writeString(layout.file(SpoolFolder.FAILED, "u"), "settled by a build older than reservations");
+        store.retry("u");
+        assertFalse(spool.reservations().settled().all());
+        assertFalse(Files.exists(dir.resolve(SettledReserved.MARKER)), "for every instance");
+    }
 }

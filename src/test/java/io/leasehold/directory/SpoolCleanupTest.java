@@ -109,6 +109,25 @@ class SpoolCleanupTest extends StoreTestBase {
     }
 
     @Test
+    void reservationLinksWhoseItemIsNowhereAreSweptOnceStaleAndJunkLinksNever() throws IOException {
+        Path gone = link("gone-link", "11", stale());
+        Path young = link("young-link", "12", clock.now());
+        Path junk = link("junk-link", dir.resolve("elsewhere").toString(), stale()); // a path: not a reservation
+
+        store.sweepBookkeeping(clock.now().minus(MAX_AGE));
+        assertFalse(Reservation.present(gone), "a crashed enqueue's link goes, and the id is unknown again");
+        assertTrue(Reservation.present(young), "an enqueue starting now keeps its id");
+        assertTrue(Reservation.present(junk), "junk is left for a person");
+    }
+
+    private Path link(String id, String target, Instant at) throws IOException {
+        Path file = Files.createSymbolicLink(layout.file(SpoolFolder.IDS, id), Path.of(target));
+        Files.getFileAttributeView(file, java.nio.file.attribute.BasicFileAttributeView.class,
+                java.nio.file.LinkOption.NOFOLLOW_LINKS).setTimes(FileTime.from(at), FileTime.from(at), null);
+        return file;
+    }
+
+    @Test
     void recordsAndOldReasonsOfItemsDoneOrGoneAreSwept() throws IOException {
         Generation g = Generation.parse("2-abc").orElseThrow();
         for (String id : List.of("done", "gone", "failing", "known")) {

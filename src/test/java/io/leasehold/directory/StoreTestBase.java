@@ -30,6 +30,16 @@ abstract class StoreTestBase {
                 clock);
     }
 
+    /**
+     * The spool as a build older than reservations left it: not known to have every settled item reserved
+     * (no marker {@link SettledReserved#MARKER}), reopened so the spool and store look in done/ and failed/.
+     * Put its unreserved settled files in first: a spool opened with nothing settled is marked again.
+     */
+    void asAnOlderSpool() throws IOException {
+        Files.deleteIfExists(dir.resolve(SettledReserved.MARKER));
+        createSpool();
+    }
+
     static long ino(Path file) throws IOException {
         return ((Number) Files.getAttribute(file, "unix:ino")).longValue();
     }
