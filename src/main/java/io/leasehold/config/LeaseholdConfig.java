@@ -54,7 +54,10 @@ public interface LeaseholdConfig {
         @WithDefault("latest")
         String misfire();
 
-        /** With {@code misfire=all}: the most items one catch-up makes (the latest fire times missed). */
+        /**
+         * With {@code misfire=all}: the most misfires (fire times over a minute old) one catch-up makes, the latest
+         * ones; the fire times still on time come on top.
+         */
         @WithDefault("100")
         int maxCatchUp();
 
