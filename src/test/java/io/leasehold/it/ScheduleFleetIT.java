@@ -226,7 +226,22 @@ class ScheduleFleetIT {
     /** Waits until {@code count} more items of the schedule ran (lines in the run log). */
     private void await(String what, int count) {
         int before = lines().size();
-        Await.until(what, WITHIN, () -> lines().size() >= before + count);
+        try {
+            Await.until(what, WITHIN, () -> lines().size() >= before + count);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "\n" + fleetState(), e); // what each instance was doing
+        }
+    }
+
+    /** Each instance started, alive or not, with the last lines of its log: for a wait that timed out. */
+    private String fleetState() {
+        StringBuilder out = new StringBuilder("runs so far: " + lines().size());
+        for (ServiceProcess p : started) {
+            List<String> log = p.logText().lines().toList();
+            out.append("\n--- ").append(p.name()).append(p.isAlive() ? " (alive)" : " (ended)").append(", last lines:\n")
+                    .append(String.join("\n", log.subList(Math.max(0, log.size() - 15), log.size())));
+        }
+        return out.toString();
     }
 
     private List<String> lines() {
