@@ -11,12 +11,13 @@ import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.SpoolBackend;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
+import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.common.annotation.NonBlocking;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.inject.Produces;
-import jakarta.enterprise.inject.Instance;
-import jakarta.inject.Inject;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -38,9 +39,8 @@ public class ScheduleWiring {
         return t;
     });
     private final AtomicBoolean ticking = new AtomicBoolean();
-
-    @Inject
-    Instance<ScheduleFiring> firing;
+    /** Set once the start has built the firing: the trigger never builds it (nor the spool) itself. */
+    private volatile ScheduleFiring started;
 
     /** At start, so the schedules' gauges are there from the first scrape. */
     @Produces
@@ -56,13 +56,22 @@ public class ScheduleWiring {
         return firing;
     }
 
+    /**
+     * The trigger may run before the start is over (quarkus-scheduler starts its timer early): until the start
+     * has built the firing, a tick does nothing, so a start that fails (a NATS that cannot be reached) stays
+     * the one line naming the key, and no tick opens the spool on the event loop.
+     */
+    void startedWith(@Observes @Priority(Integer.MAX_VALUE) StartupEvent start, ScheduleFiring firing) {
+        this.started = firing;
+    }
+
     /** On the event loop, not a worker: a worker pool taken by slow uploads or handlers must not delay it. */
     @Scheduled(every = "1s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     @NonBlocking
     void everySecond() {
-        ScheduleFiring firing = this.firing.get();
-        if (firing.schedules().isEmpty() || !ticking.compareAndSet(false, true)) {
-            return; // none configured, or the last tick still runs (a slow spool): the next second looks again
+        ScheduleFiring firing = this.started;
+        if (firing == null || firing.schedules().isEmpty() || !ticking.compareAndSet(false, true)) {
+            return; // not started yet, none configured, or the last tick still runs (a slow spool)
         }
         try {
             thread.execute(() -> {

@@ -34,6 +34,21 @@ class ConfigErrorsIT {
 
     private static final long DEADLINE_SECONDS = 60;
 
+    /**
+     * A listener that takes connections (the kernel's backlog) and never says a word: a NATS stalled, not
+     * gone. The start then waits the whole connect timeout, past the schedules' first tick, which must not
+     * open the spool itself nor log (CI once saw a tick's stack trace on stdout here).
+     */
+    private static final java.net.ServerSocket SILENT_NATS;
+
+    static {
+        try {
+            SILENT_NATS = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     /** A bad setting: as -D settings, environment variables and the text of config/application.properties. */
     record Bad(String what, Map<String, String> settings, Map<String, String> env, String file, String key,
             List<String> wrapper, String leads, String says) {
@@ -132,6 +147,10 @@ class ConfigErrorsIT {
                 new Bad("a JetStream spool whose NATS cannot be reached", Map.of("leasehold.spool.kind", "jetstream",
                         "leasehold.nats.url", "nats://127.0.0.1:1", "leasehold.nats.connect-timeout", "2s"), Map.of(),
                         null, "leasehold.nats.url", List.of(), "leasehold: the JetStream spool "),
+                new Bad("a JetStream spool whose NATS takes the connection and never answers, for longer than the"
+                        + " schedules' first tick", Map.of("leasehold.spool.kind", "jetstream", "leasehold.nats.url",
+                        "nats://127.0.0.1:" + SILENT_NATS.getLocalPort(), "leasehold.nats.connect-timeout", "3s"),
+                        Map.of(), null, "leasehold.nats.url", List.of(), "leasehold: the JetStream spool "),
                 Bad.of("Quarkus' own key of the wrong type, read by the check", "quarkus.thread-pool.max-threads",
                         "quarkus.thread-pool.max-threads", "abc"),
                 // The check reads every key the boot will (issue 23): no Quarkus report of several lines.
