@@ -4,6 +4,7 @@ import io.leasehold.clock.TickingClock;
 import io.leasehold.config.ConfigRecords;
 import io.leasehold.config.LeaseholdConfig;
 import io.leasehold.directory.DirectoryBackend;
+import io.leasehold.directory.DirectoryOptions;
 import io.leasehold.directory.DirectorySync;
 import io.leasehold.directory.SpoolLayout;
 import io.leasehold.jetstream.JetStreamBackend;
@@ -32,7 +33,8 @@ public final class SpoolBackends {
             return JetStreamBackend.open(config, clock, ConfigRecords.leaseTerms(config), instance);
         }
         return new DirectoryBackend(layout(config), clock, ConfigRecords.leaseTerms(config),
-                config.item().maxBytes().asLongValue(), Holders.tag(), sync, config.spool().reservationLinks());
+                config.item().maxBytes().asLongValue(), Holders.tag(), sync,
+                new DirectoryOptions(config.spool().reservationLinks(), config.spool().linuxCalls()));
     }
 
     /** Whether {@code leasehold.spool.kind} chose the JetStream spool. */

@@ -90,6 +90,13 @@ public interface LeaseholdConfig {
         @WithDefault("true")
         boolean reservationLinks();
 
+        /**
+         * Settle by one renameat2(RENAME_NOREPLACE) and date the settlement by one utimensat, where the JDK can
+         * call them (Java 22 and later) and the filesystem has them; false: the JDK's link, unlink and set-times.
+         */
+        @WithDefault("true")
+        boolean linuxCalls();
+
         /** Files in tmp/ older than this are leftovers of a crash and are removed. */
         @WithDefault("1h")
         Duration tmpMaxAge();

@@ -26,14 +26,14 @@ public final class DirectoryBackend implements SpoolBackend {
      */
     public DirectoryBackend(SpoolLayout layout, TickingClock clock, LeaseTerms terms, long maxBytes, HolderTag tag,
             DirectorySync sync) {
-        this(layout, clock, terms, maxBytes, tag, sync, true);
+        this(layout, clock, terms, maxBytes, tag, sync, DirectoryOptions.DEFAULTS);
     }
 
-    /** @param reservationLinks {@code leasehold.spool.reservation-links}: reserve ids by symbolic links */
+    /** @param options how files are written: reservations by links, settlements by Linux's own calls */
     public DirectoryBackend(SpoolLayout layout, TickingClock clock, LeaseTerms terms, long maxBytes, HolderTag tag,
-            DirectorySync sync, boolean reservationLinks) {
+            DirectorySync sync, DirectoryOptions options) {
         this.layout = layout;
-        this.spool = new PosixSpool(layout, anomalies, clock, maxBytes, tag, reservationLinks);
+        this.spool = new PosixSpool(layout, anomalies, clock, maxBytes, tag, options);
         this.store = new PosixItemStore(layout, spool, terms, clock, sync);
         this.upkeep = new PosixSpoolUpkeep(layout, spool, store);
         this.schedules = new DirectoryScheduleBook(layout);

@@ -3,6 +3,7 @@ package io.leasehold.directory;
 import io.leasehold.core.ClaimName;
 import io.leasehold.core.Clock;
 import io.leasehold.core.Generation;
+import io.leasehold.directory.linux.LinuxCalls;
 import io.leasehold.spool.ItemStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,9 +15,10 @@ import java.util.Optional;
 import org.jboss.logging.Logger;
 
 /**
- * A claim's move out of claimed/, into done/, failed/ or back to pending/: the shared name is linked first
- * (a link never replaces a file), then the claim's own name unlinked, so a crash in between leaves a second
- * name that {@link HalfMoves} finishes, never a lost item.
+ * A claim's move out of claimed/, into done/, failed/ or back to pending/, never replacing a file there: by one
+ * {@code renameat2(RENAME_NOREPLACE)} where it can be had ({@link LinuxCalls}); else the shared name is linked
+ * first (a link never replaces a file), then the claim's own name unlinked, so a crash in between leaves a
+ * second name that {@link HalfMoves} finishes, never a lost item.
  */
 final class MovesOut {
 
@@ -36,15 +38,22 @@ final class MovesOut {
     private final SpoolCensus census;
     private final Clock clock;
     private final ClaimFinder claims;
+    /** Empty when not to be had, or once the spool's filesystem refused the rename's flag (NFS). */
+    private volatile Optional<LinuxCalls> calls;
 
     MovesOut(SpoolLayout layout, SpoolAnomalies anomalies, HalfMoves halfMoves, SpoolCensus census, Clock clock,
-            ClaimFinder claims) {
+            ClaimFinder claims, Optional<LinuxCalls> calls) {
+        this.calls = calls;
         this.layout = layout;
         this.anomalies = anomalies;
         this.halfMoves = halfMoves;
         this.census = census;
         this.clock = clock;
         this.claims = claims;
+    }
+
+    boolean byRename() {
+        return calls.isPresent();
     }
 
     /** claimed/{claim} → {to}/{id}: link (never replaces), then unlink the claim's own name. */
@@ -60,7 +69,10 @@ final class MovesOut {
         if (to != SpoolFolder.PENDING) {
             stampSettled(source, facts.get());
         }
-        switch (SharedNames.link(source, layout.file(to, claim.id()))) {
+        Path target = layout.file(to, claim.id());
+        Optional<SharedNames.Link> renamed = renamed(source, target);
+        SharedNames.Link outcome = renamed.isPresent() ? renamed.get() : SharedNames.link(source, target);
+        switch (outcome) {
             case SOURCE_GONE:
                 return false;
             case TAKEN:
@@ -69,10 +81,40 @@ final class MovesOut {
                 throw new ItemStore.DuplicateItemException(claim.id(), to.dirName() + "/" + claim.id()
                         + " holds another file; " + claim + " stays where it is");
             default:
-                unlinkOwnName(claim, facts.get().ino());
+                if (renamed.isEmpty()) {
+                    unlinkOwnName(claim, facts.get().ino());
+                }
                 census.unparked(claim.id(), claim.generation());
                 census.moved(SpoolFolder.CLAIMED, to, facts.get().modified());
                 return true;
+        }
+    }
+
+    /**
+     * The move by one renameat2(RENAME_NOREPLACE): its outcome, or empty to move by link and unlink (not to
+     * be had, the filesystem refused the flag, a name taken, which the link looks into, or an error the JDK's
+     * calls will name).
+     */
+    private Optional<SharedNames.Link> renamed(Path source, Path target) throws IOException {
+        Optional<LinuxCalls> linux = calls;
+        if (linux.isEmpty()) {
+            return Optional.empty();
+        }
+        int errno = linux.get().renameNoReplace(source, target);
+        switch (errno) {
+            case 0:
+                return Optional.of(SharedNames.Link.LINKED);
+            case LinuxCalls.ENOENT:
+                return Optional.of(SharedNames.Link.SOURCE_GONE);
+            case LinuxCalls.EEXIST: // another file, or this very one (a move by link left half-done): the link tells
+                return Optional.empty();
+            case LinuxCalls.EINVAL, LinuxCalls.ENOTSUP, LinuxCalls.ENOSYS:
+                calls = Optional.empty();
+                LOG.infof("the filesystem of %s has no rename that never replaces (renameat2 RENAME_NOREPLACE:"
+                        + " errno %d): items are settled by link and unlink from now on", layout.root(), errno);
+                return Optional.empty();
+            default:
+                return Optional.empty();
         }
     }
 
@@ -85,6 +127,10 @@ final class MovesOut {
     private void stampSettled(Path claimFile, FileFacts facts) {
         if (!facts.regular()) {
             return;
+        }
+        Optional<LinuxCalls> linux = calls;
+        if (linux.isPresent() && linux.get().setTimesNoFollow(claimFile, clock.now()) == 0) {
+            return; // one call where the JDK makes four (a look, an open, the times, a close)
         }
         try {
             // The access time too: given both, the JDK need not read the file's times first (one stat(2) less).

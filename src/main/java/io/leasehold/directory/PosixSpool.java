@@ -21,6 +21,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import io.leasehold.directory.linux.LinuxCalls;
 import java.util.Optional;
 import org.jboss.logging.Logger;
 
@@ -53,12 +54,19 @@ public final class PosixSpool implements Spool {
 
     /** @param tag names this instance in the nonces of its claims */
     public PosixSpool(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock, long maxPayloadBytes, HolderTag tag) {
-        this(layout, anomalies, clock, maxPayloadBytes, tag, true);
+        this(layout, anomalies, clock, maxPayloadBytes, tag, DirectoryOptions.DEFAULTS);
     }
 
-    /** @param reservationLinks {@code leasehold.spool.reservation-links}: reserve ids by symbolic links */
+    /** @param options how files are written: reservations by links, settlements by Linux's own calls */
     public PosixSpool(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock, long maxPayloadBytes, HolderTag tag,
-            boolean reservationLinks) {
+            DirectoryOptions options) {
+        this(layout, anomalies, clock, maxPayloadBytes, tag, options,
+                options.linuxCalls() ? LinuxCalls.load() : Optional.empty());
+    }
+
+    /** @param linux the calls the moves out of claimed/ use; a test stages a filesystem without them */
+    PosixSpool(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock, long maxPayloadBytes, HolderTag tag,
+            DirectoryOptions options, Optional<LinuxCalls> linux) {
         this.tag = tag;
         this.layout = layout;
         this.anomalies = anomalies;
@@ -66,10 +74,10 @@ public final class PosixSpool implements Spool {
         this.maxPayloadBytes = maxPayloadBytes;
         this.records = new AttemptRecords(layout, anomalies, clock);
         this.halfMoves = new HalfMoves(layout, clock);
-        this.reservations = new Reservations(layout, anomalies, clock, reservationLinks);
+        this.reservations = new Reservations(layout, anomalies, clock, options.reservationLinks());
         this.pendingClaims = new PendingClaims(layout, anomalies, records, halfMoves, reservations, census, clock, tag,
                 recordless);
-        this.movesOut = new MovesOut(layout, anomalies, halfMoves, census, clock, this::find);
+        this.movesOut = new MovesOut(layout, anomalies, halfMoves, census, clock, this::find, linux);
         this.junk = new JunkChecks(layout, anomalies, halfMoves, pendingClaims, clock);
     }
 
@@ -81,6 +89,11 @@ public final class PosixSpool implements Spool {
     @Override
     public HolderTag holderTag() {
         return tag;
+    }
+
+    /** Whether settlements go by one renameat2 (not yet refused by the filesystem). */
+    boolean settlesByRename() {
+        return movesOut.byRename();
     }
 
     AttemptRecords records() {

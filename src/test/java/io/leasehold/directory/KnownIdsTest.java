@@ -1,5 +1,6 @@
 package io.leasehold.directory;
 
+import io.leasehold.testing.OwnThreads;
 import io.leasehold.testing.Reservation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -79,7 +80,7 @@ class KnownIdsTest extends StoreTestBase {
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
-        });
+        }, OwnThreads.EACH);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.leasehold.directory;
 
+import io.leasehold.testing.OwnThreads;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -45,7 +46,7 @@ class RecordOwnershipTest extends StoreTestBase {
             } catch (IOException e) {
                 throw new RuntimeException(e);
             }
-        });
+        }, OwnThreads.EACH);
     }
 
     /** Set once the API call of the trial returned: then a drain that finds nothing gives up. */

@@ -81,7 +81,8 @@ class ReservationFormsTest extends StoreTestBase {
 
     @Test
     void withReservationLinksOffAnIdIsReservedByAPlainFileAsOlderBuildsRead() throws Exception {
-        PosixSpool plain = new PosixSpool(layout, anomalies, clock, 1000, io.leasehold.core.HolderTag.NONE, false);
+        PosixSpool plain = new PosixSpool(layout, anomalies, clock, 1000, io.leasehold.core.HolderTag.NONE,
+                DirectoryOptions.DEFAULTS.withReservationLinks(false));
         long ino = ino(Files.writeString(layout.file(SpoolFolder.PENDING, "p"), "by another program"));
         assertTrue(plain.claim("p", clock.now()).isPresent());
         Path reservation = layout.file(SpoolFolder.IDS, "p");

@@ -1,5 +1,6 @@
 package io.leasehold.spool;
 
+import io.leasehold.testing.OwnThreads;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -76,8 +77,10 @@ public abstract class ItemStoreContract {
         for (int round = 0; round < 10; round++) {
             String id = uniqueId("racing");
             CyclicBarrier together = new CyclicBarrier(2);
-            CompletableFuture<Boolean> a = CompletableFuture.supplyAsync(() -> tryEnqueue(id, "a", together));
-            CompletableFuture<Boolean> b = CompletableFuture.supplyAsync(() -> tryEnqueue(id, "b", together));
+            CompletableFuture<Boolean> a = CompletableFuture.supplyAsync(() -> tryEnqueue(id, "a", together),
+                    OwnThreads.EACH);
+            CompletableFuture<Boolean> b = CompletableFuture.supplyAsync(() -> tryEnqueue(id, "b", together),
+                    OwnThreads.EACH);
             boolean aWon = a.get(30, TimeUnit.SECONDS);
             boolean bWon = b.get(30, TimeUnit.SECONDS);
             assertTrue(aWon ^ bWon, "round " + round + ": exactly one 201, got " + aWon + " and " + bWon);
@@ -130,7 +133,7 @@ public abstract class ItemStoreContract {
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
-        });
+        }, OwnThreads.EACH);
         assertTrue(body.started.await(30, TimeUnit.SECONDS), "the first upload began");
         assertThrows(ItemStore.DuplicateItemException.class, () -> enqueue(id, "second".getBytes()),
                 "the second enqueue is refused while the first still uploads");

@@ -1,5 +1,6 @@
 package io.leasehold.spool;
 
+import io.leasehold.testing.OwnThreads;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -86,8 +87,10 @@ public abstract class SpoolContract {
         // Both look at each item at the same moment: a backend that checked and then wrote without
         // a compare-and-set would let both win some of them.
         CyclicBarrier together = new CyclicBarrier(2);
-        CompletableFuture<List<String>> mine = CompletableFuture.supplyAsync(() -> claimAll(spool(), ids, together));
-        CompletableFuture<List<String>> theirs = CompletableFuture.supplyAsync(() -> claimAll(other(), ids, together));
+        CompletableFuture<List<String>> mine = CompletableFuture.supplyAsync(() -> claimAll(spool(), ids, together),
+                OwnThreads.EACH);
+        CompletableFuture<List<String>> theirs = CompletableFuture.supplyAsync(() -> claimAll(other(), ids, together),
+                OwnThreads.EACH);
         List<String> all = new ArrayList<>(mine.get(60, TimeUnit.SECONDS));
         all.addAll(theirs.get(60, TimeUnit.SECONDS));
         assertEquals(ids.stream().sorted().toList(), all.stream().sorted().toList(), "each item once, none twice");

@@ -1,0 +1,38 @@
+package io.leasehold.directory.linux;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Two Linux system calls the JDK's file API does not offer: {@code renameat2(RENAME_NOREPLACE)}, a rename that
+ * fails when the target exists (one call where a move that must never replace a file otherwise takes a link
+ * and an unlink), and {@code utimensat(AT_SYMLINK_NOFOLLOW)} (one call where the JDK looks, opens, sets the
+ * times and closes). Each answers 0 or the call's errno, never throws for what the kernel refused.
+ */
+public interface LinuxCalls {
+
+    int ENOENT = 2;
+    int EEXIST = 17;
+    int EINVAL = 22;
+    int ENAMETOOLONG = 36;
+    int ENOSYS = 38;
+    int ENOTSUP = 95;
+
+    /**
+     * rename(2) that fails with {@link #EEXIST} when {@code to} exists, never replacing it; {@link #EINVAL} where
+     * the filesystem has no such rename (NFS, some FUSE filesystems).
+     */
+    int renameNoReplace(Path from, Path to);
+
+    /** Sets the access and modification times of the name itself, never of what a symbolic link points to. */
+    int setTimesNoFollow(Path file, Instant time);
+
+    /**
+     * The calls, or empty where they cannot be had: a JDK before 22 (no foreign-function API), a native binary
+     * built without it, another OS. The caller then keeps the JDK's way.
+     */
+    static Optional<LinuxCalls> load() {
+        return ForeignCalls.load();
+    }
+}
