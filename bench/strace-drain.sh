@@ -12,7 +12,8 @@
 # thread of the JVM, POSTs /drain, detaches, and prints strace's summary and the calls per item of each system
 # call at 0.1 per item or more. The counts include what the JVM's other threads did in that window (the
 # event loop, the census, GC and the JIT compiler): a second's pause before the POST and after it.
-# Counts are counts: a busy machine changes the time column, not them.
+# Counts are counts: a busy machine changes the time column, not them. JAVA_HOME picks the JDK; JAVA_OPTS adds
+# options or settings to the service's command (e.g. JAVA_OPTS=-Dleasehold.spool.linux-calls=false).
 set -euo pipefail
 
 CONCURRENCY="${1:-1}"
@@ -79,7 +80,8 @@ EOF
 PORT="$("$JAVA" "$WORK/FreePort.java")"
 URL="http://127.0.0.1:$PORT"
 
-"$JAVA" -Xmx256m \
+# shellcheck disable=SC2086 # JAVA_OPTS is words
+"$JAVA" -Xmx256m ${JAVA_OPTS:-} \
   -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$PORT" \
   -Dleasehold.spool.dir="$SPOOL" \
   -Dleasehold.drain.concurrency="$CONCURRENCY" -Dleasehold.drain.auto=false \

@@ -71,9 +71,12 @@ final class JunkChecks {
 
     /** Whether the claim's file is junk (a symlink, a FIFO, a second name ...), reported when it is; false when fit or gone. */
     boolean claimIsJunk(ClaimName claim) throws IOException {
-        Optional<String> problem = junkProblem(layout.claimFile(claim));
-        if (problem.isPresent() && halfMoves.leftHalfDone(claim)) {
-            return false; // a second name from a move that stopped half-way: the takeover finishes it
+        Path file = layout.claimFile(claim);
+        Optional<String> problem = junkProblem(file);
+        if (problem.isPresent() && (halfMoves.leftHalfDone(claim) || junkProblem(file).isEmpty())) {
+            // A second name from a move that stopped half-way, which the takeover finishes; or a move by link
+            // and unlink that was between the two when the first look counted the names, and is over now.
+            return false;
         }
         problem.ifPresent(p -> anomalies.report(SpoolFolder.CLAIMED, claim.fileName(), p, clock.now()));
         return problem.isPresent();
