@@ -40,6 +40,8 @@ final class MovesOut {
     private final ClaimFinder claims;
     /** Empty when not to be had, or once the spool's filesystem refused the rename's flag (NFS). */
     private volatile Optional<LinuxCalls> calls;
+    private final java.util.concurrent.atomic.AtomicBoolean refused = new java.util.concurrent.atomic.AtomicBoolean();
+    private final java.util.concurrent.atomic.AtomicBoolean unexpected = new java.util.concurrent.atomic.AtomicBoolean();
 
     MovesOut(SpoolLayout layout, SpoolAnomalies anomalies, HalfMoves halfMoves, SpoolCensus census, Clock clock,
             ClaimFinder claims, Optional<LinuxCalls> calls) {
@@ -56,7 +58,7 @@ final class MovesOut {
         return calls.isPresent();
     }
 
-    /** claimed/{claim} → {to}/{id}: link (never replaces), then unlink the claim's own name. */
+    /** claimed/{claim} → {to}/{id}: one renameat2 that never replaces, or a link (never replaces), then the claim's unlink. */
     boolean move(ClaimName claim, SpoolFolder to) throws IOException {
         Path source = layout.claimFile(claim);
         Optional<FileFacts> facts = FileFacts.of(source);
@@ -70,7 +72,8 @@ final class MovesOut {
             stampSettled(source, facts.get());
         }
         Path target = layout.file(to, claim.id());
-        Optional<SharedNames.Link> renamed = renamed(source, target);
+        // Only a plain file is renamed: anything else goes the link's way, which refuses a directory.
+        Optional<SharedNames.Link> renamed = facts.get().regular() ? renamed(source, target) : Optional.empty();
         SharedNames.Link outcome = renamed.isPresent() ? renamed.get() : SharedNames.link(source, target);
         switch (outcome) {
             case SOURCE_GONE:
@@ -110,10 +113,17 @@ final class MovesOut {
                 return Optional.empty();
             case LinuxCalls.EINVAL, LinuxCalls.ENOTSUP, LinuxCalls.ENOSYS:
                 calls = Optional.empty();
+                if (refused.getAndSet(true)) {
+                    return Optional.empty(); // another thread said it
+                }
                 LOG.infof("the filesystem of %s has no rename that never replaces (renameat2 RENAME_NOREPLACE:"
                         + " errno %d): items are settled by link and unlink from now on", layout.root(), errno);
                 return Optional.empty();
             default:
+                if (!unexpected.getAndSet(true)) {
+                    LOG.infof("renameat2 of %s answered errno %d: this move and others like it go by link and unlink",
+                            source.getFileName(), errno);
+                }
                 return Optional.empty();
         }
     }
@@ -130,7 +140,7 @@ final class MovesOut {
         }
         Optional<LinuxCalls> linux = calls;
         if (linux.isPresent() && linux.get().setTimesNoFollow(claimFile, clock.now()) == 0) {
-            return; // one call where the JDK makes four (a look, an open, the times, a close)
+            return; // one call where the JDK makes three or four (a look on Java 17, an open, the times, a close)
         }
         try {
             // The access time too: given both, the JDK need not read the file's times first (one stat(2) less).

@@ -5,6 +5,7 @@ import io.leasehold.core.Clock;
 import io.leasehold.core.Generation;
 import io.leasehold.core.HolderTag;
 import io.leasehold.core.ItemId;
+import io.leasehold.directory.linux.LinuxCalls;
 import io.leasehold.spool.AttemptRecord;
 import io.leasehold.spool.ItemState;
 import io.leasehold.spool.PastAttempt;
@@ -21,7 +22,6 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import io.leasehold.directory.linux.LinuxCalls;
 import java.util.Optional;
 import org.jboss.logging.Logger;
 

@@ -1,6 +1,5 @@
 package io.leasehold.api;
 
-import io.leasehold.testing.Reservation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
@@ -8,6 +7,7 @@ import io.leasehold.core.ClaimName;
 import io.leasehold.directory.SpoolFolder;
 import io.leasehold.directory.SpoolLayout;
 import io.leasehold.spool.ItemState;
+import io.leasehold.testing.Reservation;
 import io.quarkus.arc.Arc;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -30,7 +30,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *       the look at pending/&lt;id&gt;; the reservation (one symlink to the inode number); the records
  *       looked for (attempts/&lt;id&gt;, once, carefully); the claim's rename; the payload read (look,
  *       open, look, read to the end); one renewal's rename; the settlement (look, the time stamp, link
- *       into done/, unlink the claim, records looked for). What the service adds on top is its own
+ *       into done/, unlink the claim, records looked for; on Java 22+ the time stamp by one utimensat and the
+ *       link and unlink by one renameat2, as the service makes them there). What the service adds on top is its own
  *       cost: threads, bookkeeping, events.
  *   <li>{@link #renames}: only the three renames (claim, renewal, settle), as a plain file consumer
  *       would do them with no reservation, no records and no link: what the disk allows at all.
@@ -49,6 +50,10 @@ final class BareDrain {
     }
 
     private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
+    /** The settlement's calls the service makes on this JDK, unless {@code -Dbench.linux-calls=false} turns them off in both. */
+    static final java.util.Optional<io.leasehold.directory.linux.LinuxCalls> LINUX =
+            Boolean.parseBoolean(System.getProperty("bench.linux-calls", "true"))
+                    ? io.leasehold.directory.linux.LinuxCalls.load() : java.util.Optional.empty();
     private static final String READING_1 = "~1-k3x9q~20261130T150000.123Z";
     private static final String READING_2 = "~1-k3x9q~20261130T150040.123Z";
 
@@ -156,11 +161,20 @@ final class BareDrain {
         Files.move(claimed, renewed, StandardCopyOption.ATOMIC_MOVE);
         // the settlement: looked at, dated, linked into done/, its claim name unlinked, records looked for
         look(renewed);
-        FileTime now = FileTime.fromMillis(System.currentTimeMillis());
-        Files.getFileAttributeView(renewed, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).setTimes(now, now, null);
-        Files.createLink(spool.folder("done").resolve(id), renewed);
-        if (!renewed.toFile().delete()) {
-            throw new IOException("could not unlink " + renewed);
+        if (LINUX.isPresent()) { // as the service settles where it can: one utimensat, one renameat2
+            int times = LINUX.get().setTimesNoFollow(renewed, java.time.Instant.now());
+            int moved = LINUX.get().renameNoReplace(renewed, spool.folder("done").resolve(id));
+            if (times != 0 || moved != 0) {
+                throw new IOException("utimensat or renameat2 of " + renewed + ": errno " + times + ", " + moved);
+            }
+        } else {
+            FileTime now = FileTime.fromMillis(System.currentTimeMillis());
+            Files.getFileAttributeView(renewed, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                    .setTimes(now, now, null);
+            Files.createLink(spool.folder("done").resolve(id), renewed);
+            if (!renewed.toFile().delete()) {
+                throw new IOException("could not unlink " + renewed);
+            }
         }
         if (spool.folder("attempts").resolve(id).toFile().exists()) {
             throw new IllegalStateException(id + " has records");

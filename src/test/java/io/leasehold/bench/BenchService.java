@@ -49,6 +49,8 @@ final class BenchService implements AutoCloseable {
         settings.put("leasehold.drain.auto", Boolean.toString(auto));
         // Items are true no-ops: the log handler logs nothing per item at WARN.
         settings.put("quarkus.log.category.\"io.leasehold.handler.LogHandler\".level", "WARN");
+        // -Dbench.linux-calls=false: the JDK's link, unlink and set-times, in the service as in BareDrain
+        settings.put("leasehold.spool.linux-calls", Boolean.toString(BareDrain.LINUX.isPresent()));
         settings.putAll(more);
         List<String> command = PackagedArtifact.current().command(List.of("-Xmx256m"), settings, List.of());
         Files.createDirectories(log.getParent());

@@ -207,6 +207,9 @@ class DrainRateBenchmark {
                 + "instead, alike in all). Pre-filled rows time one POST /drain, and Camel from its route's start "
                 + "until pending/ is empty; arriving rows time from the first drop until pending/ (and claimed/) "
                 + "are empty, looked at every 50 ms at most.");
+        FIGURES.note("Java " + Runtime.version() + "; the settlement by " + (BareDrain.LINUX.isPresent()
+                ? "one renameat2(RENAME_NOREPLACE) and one utimensat, in the service and the bare loop"
+                : "the JDK's link, unlink and set-times, in the service and the bare loop") + ".");
         FIGURES.note("Camel runs in the benchmark's JVM (the producer's, in arriving rows), the service in its own: "
                 + camelSetup + ".");
         String table = FIGURES.render();

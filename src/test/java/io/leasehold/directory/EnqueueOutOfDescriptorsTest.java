@@ -1,6 +1,5 @@
 package io.leasehold.directory;
 
-import io.leasehold.testing.Reservation;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -11,6 +10,7 @@ import io.leasehold.core.LeaseTerms;
 import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.StagedBatch;
 import io.leasehold.testing.FewDescriptors;
+import io.leasehold.testing.Reservation;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,7 +1,5 @@
 package io.leasehold.directory;
 
-import io.leasehold.testing.OwnThreads;
-import io.leasehold.testing.Reservation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -15,6 +13,8 @@ import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.ItemView;
 import io.leasehold.testing.Await;
 import io.leasehold.testing.Fifo;
+import io.leasehold.testing.OwnThreads;
+import io.leasehold.testing.Reservation;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

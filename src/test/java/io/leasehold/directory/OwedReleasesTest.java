@@ -1,10 +1,10 @@
 package io.leasehold.directory;
 
-import io.leasehold.testing.Reservation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.leasehold.testing.Reservation;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

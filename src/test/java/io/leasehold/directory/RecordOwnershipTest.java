@@ -1,6 +1,5 @@
 package io.leasehold.directory;
 
-import io.leasehold.testing.OwnThreads;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +7,7 @@ import io.leasehold.core.ClaimName;
 import io.leasehold.core.Generation;
 import io.leasehold.spool.AttemptRecord;
 import io.leasehold.spool.ItemStore;
+import io.leasehold.testing.OwnThreads;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.Optional;

@@ -2,6 +2,7 @@ package io.leasehold.directory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.config.Mapped;
@@ -16,6 +17,8 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import io.leasehold.spool.ItemStore;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -23,10 +26,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A settlement by one renameat2(RENAME_NOREPLACE) and one utimensat, and by the JDK's link, unlink and set-times,
- * leave the same files: one name in done/ or failed/, dated by the clock. Where the filesystem refuses the
- * rename's flag (NFS answers EINVAL: staged here by a small fake, no NFS server being at hand), the spool settles
- * by link and unlink from then on, losing nothing. NoReplaceTest and the contract suites run on whichever path
- * the JDK gives (the JDK's on Java 17; renameat2 on the JDK 25 run of the pom's linux-calls profile).
+ * leave the same files: one name in done/ or failed/, dated by the clock. The real calls run where the JDK has
+ * them (Java 22+: the JDK 25 run of the pom's linux-calls profile); {@link JavaRenames}, a small fake that keeps
+ * the calls' answers, runs the rename path's handling of each answer on any JDK. Where the filesystem refuses
+ * the rename's flag (NFS answers EINVAL, staged by a fake, no NFS server being at hand), the spool settles by
+ * link and unlink from then on, losing nothing. NoReplaceTest and the contract suites run on whichever path the
+ * JDK gives.
  */
 class SettleCallsTest extends StoreTestBase {
 
@@ -49,19 +54,95 @@ class SettleCallsTest extends StoreTestBase {
         assertEquals(List.of(), SpoolTree.names(layout, SpoolFolder.CLAIMED));
     }
 
+    /** The calls' answers, made with the JDK's own calls: what the rename path does with each, on any JDK. */
+    static final class JavaRenames implements LinuxCalls {
+        final AtomicInteger renames = new AtomicInteger();
+        volatile int answer; // 0: do as the kernel would; else answer this errno
+
+        @Override
+        public int renameNoReplace(Path from, Path to) {
+            renames.incrementAndGet();
+            if (answer != 0) {
+                return answer;
+            }
+            if (Files.exists(to, LinkOption.NOFOLLOW_LINKS)) {
+                return LinuxCalls.EEXIST;
+            }
+            try {
+                Files.move(from, to, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                return 0;
+            } catch (java.nio.file.NoSuchFileException e) {
+                return LinuxCalls.ENOENT;
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public int setTimesNoFollow(Path file, Instant time) {
+            try {
+                java.nio.file.attribute.FileTime t = java.nio.file.attribute.FileTime.from(time);
+                Files.getFileAttributeView(file, java.nio.file.attribute.BasicFileAttributeView.class,
+                        LinkOption.NOFOLLOW_LINKS).setTimes(t, t, null);
+                return 0;
+            } catch (java.nio.file.NoSuchFileException e) {
+                return LinuxCalls.ENOENT;
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+    }
+
     @Test
-    void bothWaysLeaveOneNameDatedByTheClock() throws IOException {
-        for (boolean calls : List.of(true, false)) {
-            Optional<LinuxCalls> linux = calls ? LinuxCalls.load() : Optional.empty();
-            PosixSpool settling = spool(linux);
-            assertEquals(linux.isPresent(), settling.settlesByRename());
+    void everyWayLeavesOneNameDatedByTheClock() throws IOException {
+        List<Optional<LinuxCalls>> ways = new ArrayList<>(List.of(Optional.empty(), Optional.of(new JavaRenames())));
+        LinuxCalls.load().ifPresent(real -> ways.add(Optional.of(real)));
+        for (int way = 0; way < ways.size(); way++) {
+            PosixSpool settling = spool(ways.get(way));
+            assertEquals(ways.get(way).isPresent(), settling.settlesByRename());
             clock.advance(Duration.ofMinutes(3).plusNanos(123_456_789));
             for (ItemState where : List.of(ItemState.DONE, ItemState.FAILED)) {
-                String id = where.label() + "-" + calls;
+                String id = where.label() + "-" + way;
                 assertTrue(settling.settle(claim(id), where));
                 assertSettledOnce(SpoolFolder.of(where), id, clock.now());
             }
         }
+    }
+
+    @Test
+    void theRenameNeverReplacesASettledFileAndStepsBackWhenItsClaimIsGone() throws IOException {
+        JavaRenames renames = new JavaRenames();
+        PosixSpool settling = spool(Optional.of(renames));
+        Files.writeString(layout.file(SpoolFolder.DONE, "taken"), "the first");
+        ClaimName second = claim("taken");
+
+        assertThrows(ItemStore.DuplicateItemException.class, () -> settling.settle(second, ItemState.DONE));
+        assertEquals("the first", Files.readString(layout.file(SpoolFolder.DONE, "taken")));
+        assertTrue(Files.exists(layout.claimFile(second)), "the claim stays where it is");
+
+        ClaimName gone = claim("gone");
+        renames.answer = LinuxCalls.ENOENT; // a takeover renamed it between the look and the rename
+        assertFalse(settling.settle(gone, ItemState.DONE));
+        assertTrue(settling.settlesByRename(), "a name gone is no reason to stop renaming");
+    }
+
+    @Test
+    void anUnexpectedAnswerMovesByLinkThisTimeAndADirectoryIsNeverRenamed() throws IOException {
+        JavaRenames renames = new JavaRenames();
+        PosixSpool settling = spool(Optional.of(renames));
+        renames.answer = 1; // EPERM: a seccomp or LSM policy
+        assertTrue(settling.settle(claim("policy"), ItemState.DONE));
+        assertSettledOnce(SpoolFolder.DONE, "policy", clock.now());
+        assertTrue(settling.settlesByRename(), "only a filesystem without the flag stops the renames");
+
+        renames.answer = 0;
+        renames.renames.set(0);
+        ClaimName folder = new ClaimName("folder", Generation.first(), clock.now().plusSeconds(60));
+        Files.createDirectory(layout.claimFile(folder));
+        assertThrows(IOException.class, () -> settling.settle(folder, ItemState.DONE));
+        assertEquals(0, renames.renames.get(), "not renamed");
+        assertTrue(Files.isDirectory(layout.claimFile(folder)));
+        assertFalse(Files.exists(layout.file(SpoolFolder.DONE, "folder"), LinkOption.NOFOLLOW_LINKS));
     }
 
     @Test

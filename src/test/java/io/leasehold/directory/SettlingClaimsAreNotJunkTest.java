@@ -8,6 +8,7 @@ import io.leasehold.core.ClaimName;
 import io.leasehold.core.Generation;
 import io.leasehold.core.HolderTag;
 import io.leasehold.spool.ItemState;
+import io.leasehold.testing.OwnThreads;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +16,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import io.leasehold.testing.OwnThreads;
 import org.junit.jupiter.api.Test;
 
 /**

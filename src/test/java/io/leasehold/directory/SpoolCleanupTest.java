@@ -1,6 +1,5 @@
 package io.leasehold.directory;
 
-import io.leasehold.testing.Reservation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.leasehold.core.Generation;
 import io.leasehold.spool.AttemptRecord;
 import io.leasehold.spool.Staleness;
+import io.leasehold.testing.Reservation;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,11 +1,11 @@
 package io.leasehold.it;
 
-import io.leasehold.testing.Reservation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.testing.Census;
 import io.leasehold.testing.Instances;
+import io.leasehold.testing.Reservation;
 import io.leasehold.testing.ServiceProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;

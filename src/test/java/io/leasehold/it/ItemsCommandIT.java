@@ -1,6 +1,5 @@
 package io.leasehold.it;
 
-import io.leasehold.testing.Reservation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,6 +10,7 @@ import io.leasehold.testing.Await;
 import io.leasehold.testing.LeaseCommandProcess;
 import io.leasehold.testing.LeaseCommandProcess.Finished;
 import io.leasehold.testing.NatsServer;
+import io.leasehold.testing.Reservation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,5 @@
 package io.leasehold.spool;
 
-import io.leasehold.testing.OwnThreads;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.core.ClaimName;
 import io.leasehold.testing.DrivenClock;
+import io.leasehold.testing.OwnThreads;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -37,7 +37,7 @@ final class ForeignCalls implements LinuxCalls {
     private final MethodHandle getInt;
     private final MethodHandle setLong;
     private final MethodHandle allocate;
-    private final Object arena;
+    private final MethodHandle newArena;
     private final Object javaByte;
     private final Object javaInt;
     private final Object javaLong;
@@ -108,9 +108,12 @@ final class ForeignCalls implements LinuxCalls {
         setLong = lookup.findVirtual(segment, "set", MethodType.methodType(void.class,
                 Class.forName("java.lang.foreign.ValueLayout$OfLong"), long.class, long.class))
                 .asType(MethodType.methodType(void.class, Object.class, Object.class, long.class, long.class));
-        arena = arenaType.getMethod("ofAuto").invoke(null); // freed with the threads' frames, by the GC
-        allocate = lookup.findVirtual(arenaType, "allocate", MethodType.methodType(segment, long.class))
-                .asType(MethodType.methodType(Object.class, Object.class, long.class));
+        // An arena per thread's frame: its memory is freed by the GC once the thread and its frame are gone
+        // (one arena for all would hold every frame ever made, a worker pool's short-lived threads included).
+        newArena = lookup.findStatic(arenaType, "ofAuto", MethodType.methodType(arenaType))
+                .asType(MethodType.methodType(Object.class));
+        allocate = lookup.findVirtual(arenaType, "allocate", MethodType.methodType(segment, long.class, long.class))
+                .asType(MethodType.methodType(Object.class, Object.class, long.class, long.class));
     }
 
     @Override
@@ -150,8 +153,9 @@ final class ForeignCalls implements LinuxCalls {
         Path none = Path.of("/proc/self/leasehold-no-such-name");
         int rename = renameNoReplace(none, none.resolveSibling("leasehold-no-such-name-2"));
         int times = setTimesNoFollow(none, Instant.EPOCH);
-        if (rename == ENOSYS || times == ENOSYS) {
-            throw new IllegalStateException("the kernel has no renameat2 or utimensat");
+        if (rename != ENOENT || times != ENOENT) { // ENOSYS: an old kernel; EPERM: a seccomp or LSM policy
+            throw new IllegalStateException("renameat2 and utimensat of names that do not exist answered errno "
+                    + rename + " and " + times + ", not ENOENT");
         }
     }
 
@@ -163,10 +167,11 @@ final class ForeignCalls implements LinuxCalls {
         final Object times;
 
         Frame() throws Throwable {
-            first = (Object) allocate.invokeExact(arena, (long) PATH_BYTES);
-            second = (Object) allocate.invokeExact(arena, (long) PATH_BYTES);
-            state = (Object) allocate.invokeExact(arena, stateBytes);
-            times = (Object) allocate.invokeExact(arena, 32L);
+            Object arena = (Object) newArena.invokeExact();
+            first = (Object) allocate.invokeExact(arena, (long) PATH_BYTES, 1L);
+            second = (Object) allocate.invokeExact(arena, (long) PATH_BYTES, 1L);
+            state = (Object) allocate.invokeExact(arena, stateBytes, 8L);
+            times = (Object) allocate.invokeExact(arena, 32L, 8L); // two struct timespec
         }
 
         /** The path as the kernel takes it, NUL-terminated; false when it is longer than PATH_MAX. */
