@@ -2,6 +2,7 @@ package io.leasehold.bench;
 
 import static io.leasehold.bench.Figures.num;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -34,6 +35,7 @@ class EnqueueBenchmark {
     static final int CLIENTS = 8;
     static final int POSTS_PER_CLIENT = 250;
     static final int BATCH = 1_000;
+    static final int WRK_SECONDS = 3;
 
     static final Path WORK = Path.of("target", "bench-enqueue").toAbsolutePath();
     static final Figures FIGURES = new Figures("leasehold enqueue benchmark");
@@ -54,21 +56,34 @@ class EnqueueBenchmark {
     @Order(1)
     void singlesAgainstTheBareLoop() throws Exception {
         Parallel.postItems(service.port(), CLIENTS, POSTS_PER_CLIENT, "warm-up"); // JIT and connections, not timed
+        Wrk.postItems(service.port(), CLIENTS, 2, WORK); // warm-up of the wrk path too, counted below
+        long fromWrk = spool.count("pending") - (long) CLIENTS * POSTS_PER_CLIENT;
         double[] posts = new double[RUNS];
+        double[] wrk = new double[RUNS];
         for (int run = 0; run < RUNS; run++) {
             BARE[0][run] = bare(1, run);
             BARE[1][run] = bare(CLIENTS, run);
             posts[run] = Parallel.postItems(service.port(), CLIENTS, POSTS_PER_CLIENT, "r" + run);
+            Wrk.Run w = Wrk.postItems(service.port(), CLIENTS, WRK_SECONDS, WORK);
+            wrk[run] = w.rate();
+            fromWrk += w.requests();
         }
-        long expected = (RUNS + 1L) * CLIENTS * POSTS_PER_CLIENT;
-        assertEquals(expected, spool.count("pending"), "every item answered 201 is in pending/");
+        long expected = (RUNS + 1L) * CLIENTS * POSTS_PER_CLIENT + fromWrk;
+        long pending = spool.count("pending");
+        // wrk counts the answers it read: a request in flight when its time ran out may have been kept too.
+        assertTrue(pending >= expected && pending <= expected + (long) RUNS * CLIENTS,
+                "every item answered 201 is in pending/: " + pending + " for " + expected + " answered");
         row("bare", "durable enqueue, 1 thread", BARE[0], RUNS + " x " + BARE_ITEMS + " items");
         row("bare", "durable enqueue, " + CLIENTS + " threads", BARE[1], RUNS + " x " + BARE_ITEMS + " items");
         row("service", "POST /items, " + CLIENTS + " keep-alive clients", posts, RUNS + " x " + CLIENTS * POSTS_PER_CLIENT
                 + " items, after one warm-up run");
+        row("service", "POST /items, " + CLIENTS + " connections from wrk (outside the JVM)", wrk, RUNS + " x "
+                + WRK_SECONDS + " s of wrk -t2 -c" + CLIENTS + ", 100-byte payloads, ids made by the service");
         double ratio = median(posts) / median(BARE[1]);
-        FIGURES.note(String.format("Goal (POST /items, %d clients >= 0.8x bare %d threads): %.2fx, %s.", CLIENTS,
-                CLIENTS, ratio, ratio >= 0.8 ? "met" : "NOT met"));
+        double wrkRatio = median(wrk) / median(BARE[1]);
+        FIGURES.note(String.format("Goal (POST /items, %d clients >= 0.8x bare %d threads): %.2fx from wrk, %s; "
+                + "%.2fx from the benchmark's own clients, in its JVM.", CLIENTS, CLIENTS, wrkRatio,
+                wrkRatio >= 0.8 ? "met" : "NOT met", ratio));
     }
 
     @Test
