@@ -7,6 +7,7 @@ import io.leasehold.config.ConfigRecords;
 import io.leasehold.config.LeaseholdConfig;
 import io.leasehold.core.Clock;
 import io.leasehold.core.LeaseTerms;
+import io.leasehold.directory.DirectoryBackend;
 import io.leasehold.directory.DirectorySync;
 import io.leasehold.directory.PosixDirectorySync;
 import io.leasehold.directory.SpoolEpochFloor;
@@ -31,6 +32,8 @@ import java.io.IOException;
 
 /** Builds the spool and the drain from the configuration; the one place they are put together. */
 public class SpoolWiring {
+
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(SpoolWiring.class);
 
     @Produces
     @Singleton
@@ -68,7 +71,13 @@ public class SpoolWiring {
     @Singleton
     SpoolBackend backend(LeaseholdConfig config, TickingClock clock, LeaseTerms checked, DirectorySync sync) {
         try {
-            return SpoolBackends.open(config, clock, Holders.thisProcess(clock).instance(), sync);
+            SpoolBackend backend = SpoolBackends.open(config, clock, Holders.thisProcess(clock).instance(), sync);
+            if (backend instanceof DirectoryBackend directory) { // which way, so an operator need not guess
+                LOG.infof("directory spool %s: claims are settled %s", directory.layout().root(),
+                        directory.settlesByRename() ? "by one renameat2 (leasehold.spool.linux-calls)"
+                                : "by link and unlink (renameat2 needs Java 22 or later and leasehold.spool.linux-calls=true)");
+            }
+            return backend;
         } catch (IOException e) { // one line, as Quarkus prints a ConfigurationException: no stack trace
             throw new io.quarkus.runtime.configuration.ConfigurationException("leasehold: the JetStream spool"
                     + " (leasehold.nats.url, leasehold.spool.jetstream.bucket) cannot be opened: " + e.getMessage());

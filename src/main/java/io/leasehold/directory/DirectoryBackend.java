@@ -39,6 +39,11 @@ public final class DirectoryBackend implements SpoolBackend {
         this.schedules = new DirectoryScheduleBook(layout);
     }
 
+    /** Whether claims leave claimed/ by one renameat2 (Java 22+, leasehold.spool.linux-calls), else by link and unlink. */
+    public boolean settlesByRename() {
+        return spool.settlesByRename();
+    }
+
     public SpoolLayout layout() {
         return layout;
     }
