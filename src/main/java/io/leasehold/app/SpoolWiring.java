@@ -25,6 +25,9 @@ import io.leasehold.spool.Spool;
 import io.leasehold.spool.SpoolBackend;
 import io.leasehold.spool.SpoolUpkeep;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
@@ -71,16 +74,22 @@ public class SpoolWiring {
     @Singleton
     SpoolBackend backend(LeaseholdConfig config, TickingClock clock, LeaseTerms checked, DirectorySync sync) {
         try {
-            SpoolBackend backend = SpoolBackends.open(config, clock, Holders.thisProcess(clock).instance(), sync);
-            if (backend instanceof DirectoryBackend directory) { // which way, so an operator need not guess
-                LOG.infof("directory spool %s: claims are settled %s", directory.layout().root(),
-                        directory.settlesByRename() ? "by one renameat2 (leasehold.spool.linux-calls)"
-                                : "by link and unlink (renameat2 needs Java 22 or later and leasehold.spool.linux-calls=true)");
-            }
-            return backend;
+            return SpoolBackends.open(config, clock, Holders.thisProcess(clock).instance(), sync);
         } catch (IOException e) { // one line, as Quarkus prints a ConfigurationException: no stack trace
             throw new io.quarkus.runtime.configuration.ConfigurationException("leasehold: the JetStream spool"
                     + " (leasehold.nats.url, leasehold.spool.jetstream.bucket) cannot be opened: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Which way a directory spool settles, so an operator need not guess; said once the start is over (a start
+     * that fails later in the boot prints its one line and nothing else).
+     */
+    void sayHowItSettles(@Observes @Priority(Integer.MAX_VALUE) StartupEvent start, SpoolBackend backend) {
+        if (backend instanceof DirectoryBackend directory) {
+            LOG.infof("directory spool %s: claims are settled %s", directory.layout().root(),
+                    directory.settlesByRename() ? "by one renameat2 (leasehold.spool.linux-calls)"
+                            : "by link and unlink (renameat2 needs Java 22 or later and leasehold.spool.linux-calls=true)");
         }
     }
 

@@ -133,7 +133,15 @@ class JetStreamSharingIT {
                 assertEquals(1, starts.size(), id + " ran exactly once: " + starts);
             }
             assertTrue(starts.stream().allMatch(r -> r.attempt() == 1), id + " never counted an attempt: " + starts);
-            assertEquals(1, log.runs("end", id).size(), id + " ended once");
+            int ends = log.runs("end", id).size();
+            if (lapsed.contains(id)) {
+                // A run stopped as its epoch lapsed ends only if its work was over by then (its settlement then
+                // refused: a full suite saw item-31 end twice); the last run always ends.
+                assertTrue(ends >= 1 && ends <= starts.size(), id + " (its epoch lapsed) ended " + ends
+                        + " times in " + starts.size() + " runs");
+            } else {
+                assertEquals(1, ends, id + " ended once");
+            }
         }
         for (String id : longIds) {
             List<Run> starts = log.runs("start", id);
