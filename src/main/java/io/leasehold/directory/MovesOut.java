@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.FileTime;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jboss.logging.Logger;
 
 /**
@@ -39,13 +41,12 @@ final class MovesOut {
     private final Clock clock;
     private final ClaimFinder claims;
     /** Empty when not to be had, or once the spool's filesystem refused the rename's flag (NFS). */
-    private volatile Optional<LinuxCalls> calls;
-    private final java.util.concurrent.atomic.AtomicBoolean refused = new java.util.concurrent.atomic.AtomicBoolean();
-    private final java.util.concurrent.atomic.AtomicBoolean unexpected = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicReference<Optional<LinuxCalls>> calls;
+    private final AtomicBoolean unexpected = new AtomicBoolean();
 
     MovesOut(SpoolLayout layout, SpoolAnomalies anomalies, HalfMoves halfMoves, SpoolCensus census, Clock clock,
             ClaimFinder claims, Optional<LinuxCalls> calls) {
-        this.calls = calls;
+        this.calls = new AtomicReference<>(calls);
         this.layout = layout;
         this.anomalies = anomalies;
         this.halfMoves = halfMoves;
@@ -55,7 +56,7 @@ final class MovesOut {
     }
 
     boolean byRename() {
-        return calls.isPresent();
+        return calls.get().isPresent();
     }
 
     /** claimed/{claim} → {to}/{id}: one renameat2 that never replaces, or a link (never replaces), then the claim's unlink. */
@@ -99,7 +100,7 @@ final class MovesOut {
      * calls will name).
      */
     private Optional<SharedNames.Link> renamed(Path source, Path target) throws IOException {
-        Optional<LinuxCalls> linux = calls;
+        Optional<LinuxCalls> linux = calls.get();
         if (linux.isEmpty()) {
             return Optional.empty();
         }
@@ -112,9 +113,8 @@ final class MovesOut {
             case LinuxCalls.EEXIST: // another file, or this very one (a move by link left half-done): the link tells
                 return Optional.empty();
             case LinuxCalls.EINVAL, LinuxCalls.ENOTSUP, LinuxCalls.ENOSYS:
-                calls = Optional.empty();
-                if (refused.getAndSet(true)) {
-                    return Optional.empty(); // another thread said it
+                if (!calls.compareAndSet(linux, Optional.empty())) {
+                    return Optional.empty(); // another thread turned them off, and said so
                 }
                 LOG.infof("the filesystem of %s has no rename that never replaces (renameat2 RENAME_NOREPLACE:"
                         + " errno %d): items are settled by link and unlink from now on", layout.root(), errno);
@@ -138,7 +138,7 @@ final class MovesOut {
         if (!facts.regular()) {
             return;
         }
-        Optional<LinuxCalls> linux = calls;
+        Optional<LinuxCalls> linux = calls.get();
         if (linux.isPresent() && linux.get().setTimesNoFollow(claimFile, clock.now()) == 0) {
             return; // one call where the JDK makes three or four (a look on Java 17, an open, the times, a close)
         }

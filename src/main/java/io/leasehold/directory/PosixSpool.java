@@ -4,7 +4,6 @@ import io.leasehold.core.ClaimName;
 import io.leasehold.core.Clock;
 import io.leasehold.core.Generation;
 import io.leasehold.core.HolderTag;
-import io.leasehold.core.ItemId;
 import io.leasehold.directory.linux.LinuxCalls;
 import io.leasehold.spool.AttemptRecord;
 import io.leasehold.spool.ItemState;
@@ -14,11 +13,8 @@ import io.leasehold.spool.UnfitFileException;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -114,35 +110,7 @@ public final class PosixSpool implements Spool {
 
     @Override
     public List<String> pendingBatch(int max) throws IOException {
-        List<String> ids = new ArrayList<>(Math.min(max, 1024));
-        // Reads only as far as it needs: a huge pending/ costs one short readdir, not a full listing.
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(layout.folder(SpoolFolder.PENDING))) {
-            for (Path entry : entries) {
-                String name = entry.getFileName().toString();
-                if (!ItemId.isValid(name)) {
-                    anomalies.report(SpoolFolder.PENDING, name, "not a valid item id", clock.now());
-                    continue;
-                }
-                // Junk under a valid name (a directory, a symlink) never enters a batch, however much
-                // of it there is, so it cannot crowd real items out; once replaced by a file it drains.
-                Optional<BasicFileAttributes> attributes = attributesOf(entry);
-                if (attributes.isEmpty()) {
-                    continue;
-                }
-                if (!attributes.get().isRegularFile()) {
-                    anomalies.report(SpoolFolder.PENDING, name, SpoolFiles.problem(attributes.get()), clock.now());
-                    continue;
-                }
-                if (anomalies.isKnown(SpoolFolder.PENDING, name)) {
-                    continue; // junk a claim refused (see forgetFixedJunk)
-                }
-                ids.add(name);
-                if (ids.size() >= max) {
-                    break;
-                }
-            }
-        }
-        return ids;
+        return PendingListing.batch(layout, anomalies, clock, max);
     }
 
     /** Stops reporting junk that was removed or replaced by a proper item since it was seen. */
@@ -307,13 +275,5 @@ public final class PosixSpool implements Spool {
     public void dropEarlierRecords(ClaimName claim) throws IOException {
         records.dropAllBut(claim.id(), claim.generation());
         records.forgetLegacy(claim.id());
-    }
-
-    private static Optional<BasicFileAttributes> attributesOf(Path path) throws IOException {
-        try {
-            return Optional.of(Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
-        } catch (NoSuchFileException e) {
-            return Optional.empty(); // claimed by another instance since the listing
-        }
     }
 }
