@@ -87,10 +87,18 @@ public class SpoolWiring {
      */
     void sayHowItSettles(@Observes @Priority(Integer.MAX_VALUE) StartupEvent start, SpoolBackend backend) {
         if (backend instanceof DirectoryBackend directory) {
-            LOG.infof("directory spool %s: claims are settled %s", directory.layout().root(),
-                    directory.settlesByRename() ? "by one renameat2 (leasehold.spool.linux-calls)"
-                            : "by link and unlink (renameat2 needs Java 22 or later and leasehold.spool.linux-calls=true)");
+            LOG.info(howItWrites(directory.layout().root(), directory.settlesByRename(),
+                    directory.store().batchesSyncBySyncfs()));
         }
+    }
+
+    /** The start's line on a directory spool's ways of writing (docs/operations.md quotes it). */
+    static String howItWrites(java.nio.file.Path root, boolean rename, boolean syncfs) {
+        return "directory spool " + root + ": claims are settled " + (rename ? "by one renameat2" : "by link and unlink")
+                + ", batches synced " + (syncfs ? "by one syncfs" : "by an fsync per item") + " "
+                + (rename && syncfs ? "(leasehold.spool.linux-calls)"
+                        : "(renameat2 and syncfs need Java 22 or later and leasehold.spool.linux-calls=true; "
+                                + "syncfs also a local filesystem and Linux 5.8)");
     }
 
     void closeBackend(@Disposes SpoolBackend backend) throws InterruptedException {

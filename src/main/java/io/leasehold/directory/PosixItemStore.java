@@ -35,6 +35,7 @@ public final class PosixItemStore implements ItemStore, AutoCloseable {
     /** Batch folders this process is making (its own housekeeping never touches them), or gave up. */
     private final BatchMakers liveBatches = new BatchMakers();
     private final BatchRecovery batches;
+    private final BatchSyncs batchSyncs;
     private volatile Consumer<String> arrivals = id -> { };
     private final SpoolCensus census;
     private final SpoolRecount recount;
@@ -56,6 +57,7 @@ public final class PosixItemStore implements ItemStore, AutoCloseable {
                 new GroupCommit(layout.folder(SpoolFolder.CLAIMED), sync), spool.records(), terms);
         this.cleanup = new SpoolCleanup(layout, spool.reservations(), spool.records(), queries, clock);
         this.batches = new BatchRecovery(layout, spool.reservations(), pendingSync, liveBatches, clock);
+        this.batchSyncs = BatchSyncs.forSpool(layout.root(), spool.linuxCalls());
         this.census = spool.census();
         this.recount = new SpoolRecount(layout, new FolderListing(layout), census,
                 new ClaimLooks(spool.records(), spool, running), clock);
@@ -64,6 +66,11 @@ public final class PosixItemStore implements ItemStore, AutoCloseable {
     /** Recounts the spool now and then every {@code every}, for what other programs and instances move. */
     public void startRecounts(Duration every) {
         recount.start(every);
+    }
+
+    /** Whether a batch's payloads reach the disk by one syncfs (else by an fsync each). */
+    public boolean batchesSyncBySyncfs() {
+        return batchSyncs.bySyncfs();
     }
 
     public SpoolCensus census() {
@@ -81,7 +88,7 @@ public final class PosixItemStore implements ItemStore, AutoCloseable {
                 id -> { // called for each item once the whole batch is in pending/
                     census.enqueued(clock.now());
                     arrivals.accept(id);
-                }, this::newId, maxBytes, clock);
+                }, this::newId, maxBytes, clock, batchSyncs);
     }
 
     @Override

@@ -53,6 +53,8 @@ public final class PosixSpool implements Spool {
         this(layout, anomalies, clock, maxPayloadBytes, tag, DirectoryOptions.DEFAULTS);
     }
 
+    private final Optional<LinuxCalls> linux;
+
     /** @param options how files are written: reservations by links, settlements by Linux's own calls */
     public PosixSpool(SpoolLayout layout, SpoolAnomalies anomalies, Clock clock, long maxPayloadBytes, HolderTag tag,
             DirectoryOptions options) {
@@ -74,6 +76,7 @@ public final class PosixSpool implements Spool {
         this.pendingClaims = new PendingClaims(layout, anomalies, records, halfMoves, reservations, census, clock, tag,
                 recordless);
         this.movesOut = new MovesOut(layout, anomalies, halfMoves, census, clock, this::find, linux);
+        this.linux = linux;
         this.junk = new JunkChecks(layout, anomalies, halfMoves, pendingClaims, clock);
     }
 
@@ -85,6 +88,11 @@ public final class PosixSpool implements Spool {
     @Override
     public HolderTag holderTag() {
         return tag;
+    }
+
+    /** The Linux calls this spool was given (settlements may have turned theirs off since: {@link #settlesByRename}). */
+    Optional<LinuxCalls> linuxCalls() {
+        return linux;
     }
 
     /** Whether settlements go by one renameat2 (not yet refused by the filesystem). */

@@ -13,10 +13,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.jboss.logging.Logger;
@@ -24,7 +20,7 @@ import org.jboss.logging.Logger;
 /**
  * A batch staged in the spool's tmp/ folder, all or nothing. Each item is staged in the batch's folder ({@link BatchFolder}) as
  * its line is read, its id reserved there (so a known id refuses the batch before the rest is read).
- * {@link #commit()} waits for the fsync of every staged payload (begun as each line ends), fsyncs the
+ * {@link #commit()} waits until every staged payload is on disk ({@link BatchSyncs}), fsyncs the
  * folder, writes the commit marker, links every item into pending/ and waits for one sync of pending/
  * ({@link GroupCommit}); only then are the staging names
  * removed and the items announced. Closed without a commit, everything staged is rolled back: no file and
@@ -35,18 +31,6 @@ import org.jboss.logging.Logger;
 public final class PosixStagedBatch implements StagedBatch {
 
     private static final Logger LOG = Logger.getLogger(PosixStagedBatch.class);
-    /**
-     * Staged payloads are fsynced on a few threads while the next lines are read: concurrent fsyncs share
-     * the device's cache flushes, one after another each pays one. Few, and shared by every batch, so they
-     * hold at most that many descriptors beyond the budget's per-connection share.
-     */
-    private static final int FSYNC_THREADS = 4;
-    private static final ExecutorService FSYNCS = Executors.newFixedThreadPool(FSYNC_THREADS, task -> {
-        Thread thread = new Thread(task, "leasehold-batch-fsync");
-        thread.setDaemon(true);
-        return thread;
-    });
-
     private record Item(String id, long ino) {
     }
 
@@ -65,7 +49,7 @@ public final class PosixStagedBatch implements StagedBatch {
     private final List<Reservations.Made> reserved = new ArrayList<>();
     private final Clock clock;
     private final BatchLines lines = new BatchLines();
-    private final List<Future<Void>> fsyncs = new ArrayList<>();
+    private final BatchSyncs.Batch syncs;
     private FileChannel open;
     private Path openPath;
     private long openIno;
@@ -77,7 +61,7 @@ public final class PosixStagedBatch implements StagedBatch {
 
     PosixStagedBatch(SpoolLayout layout, Reservations reservations, ItemQueries queries, DirectorySync sync,
             GroupCommit pendingSync, BatchMakers live, Consumer<String> arrivals, Supplier<String> newId, long maxBytes,
-            Clock clock) throws IOException {
+            Clock clock, BatchSyncs batchSyncs) throws IOException {
         this.clock = clock;
         this.layout = layout;
         this.reservations = reservations;
@@ -90,6 +74,7 @@ public final class PosixStagedBatch implements StagedBatch {
         this.maxBytes = maxBytes;
         this.folder = BatchFolder.create(layout);
         live.started(folder.name); // this process's housekeeping leaves it alone while it is made
+        this.syncs = batchSyncs.begin(folder.dir); // before the first payload: a syncfs answers what came after
     }
 
     /**
@@ -124,13 +109,7 @@ public final class PosixStagedBatch implements StagedBatch {
             reserve(named);
         }
         items.add(new Item(openId, openIno));
-        Path staged = folder.staged(openId);
-        fsyncs.add(FSYNCS.submit(() -> {
-            try (FileChannel channel = FileChannel.open(staged, StandardOpenOption.READ)) {
-                channel.force(true);
-            }
-            return null;
-        }));
+        syncs.written(folder.staged(openId));
     }
 
     private void reserve(String id) throws IOException {
@@ -151,7 +130,9 @@ public final class PosixStagedBatch implements StagedBatch {
         for (Item item : items) {
             ids.add(item.id());
         }
-        awaitFsyncs();
+        try (syncs) {
+            syncs.awaitDurable();
+        }
         sync.force(folder.dir);
         steps.accept("staged");
         folder.commit(ids, sync);
@@ -179,29 +160,6 @@ public final class PosixStagedBatch implements StagedBatch {
         return ids;
     }
 
-    /** Every staged payload is on disk once this returns. */
-    private void awaitFsyncs() throws IOException {
-        boolean interrupted = false;
-        try {
-            for (Future<Void> fsync : fsyncs) {
-                while (true) {
-                    try {
-                        fsync.get();
-                        break;
-                    } catch (InterruptedException e) {
-                        interrupted = true; // the commit needs the outcome: wait on
-                    } catch (ExecutionException e) {
-                        throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
-                    }
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
     private void link(Item item) throws IOException {
         switch (SharedNames.link(folder.staged(item.id()), layout.file(SpoolFolder.PENDING, item.id()))) {
             case LINKED:
@@ -221,6 +179,7 @@ public final class PosixStagedBatch implements StagedBatch {
             return;
         }
         try {
+            syncs.close();
             if (open != null) {
                 open.close();
                 open = null;

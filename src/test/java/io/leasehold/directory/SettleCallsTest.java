@@ -55,7 +55,7 @@ class SettleCallsTest extends StoreTestBase {
     }
 
     /** The calls' answers, made with the JDK's own calls: what the rename path does with each, on any JDK. */
-    static final class JavaRenames implements LinuxCalls {
+    static class JavaRenames implements LinuxCalls {
         final AtomicInteger renames = new AtomicInteger();
         volatile int answer; // 0: do as the kernel would; else answer this errno
 

@@ -28,11 +28,17 @@ final class ForeignCalls implements LinuxCalls {
     private static final int AT_FDCWD = -100;
     private static final int RENAME_NOREPLACE = 1;
     private static final int AT_SYMLINK_NOFOLLOW = 0x100;
+    private static final int O_RDONLY_DIRECTORY_CLOEXEC = 0x10000 | 0x80000;
     /** PATH_MAX with its NUL: a longer path is refused as the kernel would refuse it. */
     private static final int PATH_BYTES = 4096;
 
     private final MethodHandle renameat2;
     private final MethodHandle utimensat;
+    private final MethodHandle open;
+    private final MethodHandle syncfs;
+    private final MethodHandle close;
+    /** Set by the probe: syncfs answers write-back errors here (Linux 5.8 and later). */
+    private boolean syncsFileSystems;
     private final MethodHandle copy;
     private final MethodHandle getInt;
     private final MethodHandle setLong;
@@ -96,6 +102,16 @@ final class ForeignCalls implements LinuxCalls {
         utimensat = ((MethodHandle) downcall.invoke(linker, ((Optional<?>) find.invoke(libc, "utimensat")).orElseThrow(),
                 of.invoke(null, javaInt, array(layout, javaInt, address, address, javaInt)), options))
                 .asType(MethodType.methodType(int.class, Object.class, int.class, Object.class, Object.class, int.class));
+        // open(2) is variadic; without O_CREAT it takes no mode, so two fixed arguments are the call.
+        open = ((MethodHandle) downcall.invoke(linker, ((Optional<?>) find.invoke(libc, "open")).orElseThrow(),
+                of.invoke(null, javaInt, array(layout, address, javaInt)), options))
+                .asType(MethodType.methodType(int.class, Object.class, Object.class, int.class));
+        syncfs = ((MethodHandle) downcall.invoke(linker, ((Optional<?>) find.invoke(libc, "syncfs")).orElseThrow(),
+                of.invoke(null, javaInt, array(layout, javaInt)), options))
+                .asType(MethodType.methodType(int.class, Object.class, int.class));
+        close = ((MethodHandle) downcall.invoke(linker, ((Optional<?>) find.invoke(libc, "close")).orElseThrow(),
+                of.invoke(null, javaInt, array(layout, javaInt)), options))
+                .asType(MethodType.methodType(int.class, Object.class, int.class));
 
         MethodHandles.Lookup lookup = MethodHandles.publicLookup();
         copy = lookup.findStatic(segment, "copy", MethodType.methodType(void.class, Object.class, int.class, segment,
@@ -148,8 +164,63 @@ final class ForeignCalls implements LinuxCalls {
         }
     }
 
+    @Override
+    public boolean syncsFileSystems() {
+        return syncsFileSystems;
+    }
+
+    @Override
+    public int openDirectory(Path dir) {
+        Frame f = frames.get();
+        try {
+            if (!f.put(f.first, dir)) {
+                return -ENAMETOOLONG;
+            }
+            int fd = (int) open.invokeExact(f.state, f.first, O_RDONLY_DIRECTORY_CLOEXEC);
+            return fd >= 0 ? fd : -(int) getInt.invokeExact(f.state, javaInt, errnoOffset);
+        } catch (Throwable e) {
+            throw new IllegalStateException("open through the foreign-function API", e);
+        }
+    }
+
+    @Override
+    public int syncFileSystem(int fd) {
+        return call(syncfs, fd, "syncfs");
+    }
+
+    @Override
+    public int close(int fd) {
+        return call(close, fd, "close");
+    }
+
+    private int call(MethodHandle handle, int fd, String name) {
+        Frame f = frames.get();
+        try {
+            int rc = (int) handle.invokeExact(f.state, fd);
+            return rc == 0 ? 0 : (int) getInt.invokeExact(f.state, javaInt, errnoOffset);
+        } catch (Throwable e) {
+            throw new IllegalStateException(name + " through the foreign-function API", e);
+        }
+    }
+
+    /**
+     * syncfs of no descriptor must answer EBADF, and the kernel be 5.8 or later (its syncfs answers write-back
+     * errors); else batches keep an fsync per payload.
+     */
+    private boolean syncfsReports() {
+        String[] version = System.getProperty("os.version", "").split("[.-]");
+        try {
+            int major = Integer.parseInt(version[0]);
+            int minor = version.length > 1 ? Integer.parseInt(version[1]) : 0;
+            return (major > 5 || (major == 5 && minor >= 8)) && syncFileSystem(-1) == EBADF;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
     /** One call of each on names that do not exist: a libc or kernel without them fails here, not on an item. */
     private void probe() {
+        syncsFileSystems = syncfsReports();
         Path none = Path.of("/proc/self/leasehold-no-such-name");
         int rename = renameNoReplace(none, none.resolveSibling("leasehold-no-such-name-2"));
         int times = setTimesNoFollow(none, Instant.EPOCH);

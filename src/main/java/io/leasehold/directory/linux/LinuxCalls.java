@@ -5,14 +5,17 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * Two Linux system calls the JDK's file API does not offer: {@code renameat2(RENAME_NOREPLACE)}, a rename that
+ * Linux system calls the JDK's file API does not offer: {@code renameat2(RENAME_NOREPLACE)}, a rename that
  * fails when the target exists (one call where a move that must never replace a file otherwise takes a link
- * and an unlink), and {@code utimensat(AT_SYMLINK_NOFOLLOW)} (one call where the JDK looks, opens, sets the
- * times and closes). Each answers 0 or the call's errno, never throws for what the kernel refused.
+ * and an unlink), {@code utimensat(AT_SYMLINK_NOFOLLOW)} (one call where the JDK looks, opens, sets the
+ * times and closes), and {@code syncfs} (one call where a batch's payloads otherwise take an fsync each).
+ * Each answers 0 or the call's errno, never throws for what the kernel refused.
  */
 public interface LinuxCalls {
 
     int ENOENT = 2;
+    int EIO = 5;
+    int EBADF = 9;
     int EEXIST = 17;
     int EINVAL = 22;
     int ENAMETOOLONG = 36;
@@ -27,6 +30,32 @@ public interface LinuxCalls {
 
     /** Sets the access and modification times of the name itself, never of what a symbolic link points to. */
     int setTimesNoFollow(Path file, Instant time);
+
+    /**
+     * Whether {@link #syncFileSystem} can be had: a kernel of 5.8 or later, whose syncfs answers the write-back
+     * errors of its filesystem since the descriptor was opened (an older one answers 0 whatever happened).
+     */
+    default boolean syncsFileSystems() {
+        return false;
+    }
+
+    /** A read-only descriptor of the directory ({@code O_DIRECTORY | O_CLOEXEC}), or minus the errno. */
+    default int openDirectory(Path dir) {
+        return -ENOSYS;
+    }
+
+    /**
+     * {@code syncfs(2)}: once it answers 0, everything written to the filesystem holding {@code fd} is on disk,
+     * and no write-back on it failed since {@code fd} was opened.
+     */
+    default int syncFileSystem(int fd) {
+        return ENOSYS;
+    }
+
+    /** Closes a descriptor {@link #openDirectory} made. */
+    default int close(int fd) {
+        return ENOSYS;
+    }
 
     /**
      * The calls, or empty where they cannot be had: a JDK before 22 (no foreign-function API), a native binary

@@ -67,4 +67,20 @@ class LinuxCallsTest {
         assertEquals(stamp, Files.getLastModifiedTime(target).toInstant(), "to the nanosecond");
         assertEquals(LinuxCalls.ENOENT, linux.get().setTimesNoFollow(dir.resolve("gone"), stamp));
     }
+
+    /** syncfs where the kernel answers write-back errors (5.8 and later; this machine's is newer), through a descriptor of a folder. */
+    @Test
+    @EnabledForJreRange(min = JRE.JAVA_22, disabledReason = "Java 17 to 21 have no foreign-function API: the JDK's calls")
+    void syncfsGoesThroughADescriptorOfAFolderAndAnswersErrnos() throws IOException {
+        assertTrue(linux.get().syncsFileSystems(), "Linux " + System.getProperty("os.version"));
+        int fd = linux.get().openDirectory(dir);
+        assertTrue(fd >= 0, "open answered " + fd);
+        Files.writeString(dir.resolve("written"), "after the descriptor was opened");
+        assertEquals(0, linux.get().syncFileSystem(fd));
+        assertEquals(0, linux.get().close(fd));
+        assertEquals(LinuxCalls.EBADF, linux.get().syncFileSystem(fd), "a closed descriptor");
+        assertEquals(-LinuxCalls.ENOENT, linux.get().openDirectory(dir.resolve("gone")));
+        assertEquals(-20, linux.get().openDirectory(dir.resolve("written")), "ENOTDIR: a file is not a folder");
+        assertEquals(-LinuxCalls.ENAMETOOLONG, linux.get().openDirectory(dir.resolve("x".repeat(5000))));
+    }
 }

@@ -1,0 +1,141 @@
+package io.leasehold.directory;
+
+import io.leasehold.directory.linux.LinuxCalls;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * How a batch's staged payloads reach the disk before its commit marker is written. Either an fsync each,
+ * begun as each line ends, on a few threads shared by every batch; or, where Linux's {@code syncfs} can be
+ * had ({@link LinuxCalls#syncsFileSystems}) on a local filesystem, one {@code syncfs} of the spool's
+ * filesystem at commit, through a descriptor opened before the batch's first payload was written, so that a
+ * write-back error of any of them is answered (docs/protocol.md#batches).
+ */
+final class BatchSyncs {
+
+    /**
+     * Filesystems whose syncfs writes every file's data and metadata and flushes the device, as fsync does.
+     * A network or stacked filesystem (NFS, FUSE, overlayfs) keeps the fsync per payload.
+     */
+    private static final Set<String> LOCAL = Set.of("ext4", "xfs", "btrfs", "tmpfs");
+    /**
+     * Staged payloads are fsynced on a few threads while the next lines are read: concurrent fsyncs share
+     * the device's cache flushes, one after another each pays one. Few, and shared by every batch, so they
+     * hold at most that many descriptors beyond the budget's per-connection share.
+     */
+    private static final int FSYNC_THREADS = 4;
+    private static final ExecutorService FSYNCS = Executors.newFixedThreadPool(FSYNC_THREADS, task -> {
+        Thread thread = new Thread(task, "leasehold-batch-fsync");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    /** Present when batches sync by syncfs. */
+    private final Optional<LinuxCalls> syncfs;
+
+    private BatchSyncs(Optional<LinuxCalls> syncfs) {
+        this.syncfs = syncfs;
+    }
+
+    /** For the spool at {@code root}: by syncfs where the calls have it and the filesystem is a local one. */
+    static BatchSyncs forSpool(Path root, Optional<LinuxCalls> linux) {
+        Optional<LinuxCalls> usable = linux.filter(LinuxCalls::syncsFileSystems);
+        if (usable.isPresent()) {
+            try {
+                if (!LOCAL.contains(Files.getFileStore(root).type())) {
+                    usable = Optional.empty();
+                }
+            } catch (IOException e) {
+                usable = Optional.empty(); // unknown: the fsync per payload is right everywhere
+            }
+        }
+        return new BatchSyncs(usable);
+    }
+
+    /** Whether batches sync by one syncfs (else by an fsync per payload). */
+    boolean bySyncfs() {
+        return syncfs.isPresent();
+    }
+
+    /** One batch's syncs, begun before its first payload is written into {@code folder}. */
+    Batch begin(Path folder) {
+        int fd = syncfs.map(calls -> calls.openDirectory(folder)).orElse(-1);
+        // A descriptor that cannot be had now (the limit reached) leaves this batch to the fsyncs.
+        return new Batch(fd >= 0 ? syncfs.get() : null, fd);
+    }
+
+    /** The syncs of one batch, used by its one thread. */
+    static final class Batch implements AutoCloseable {
+        private final LinuxCalls calls;
+        private int fd;
+        private final List<Future<Void>> fsyncs = new ArrayList<>();
+
+        private Batch(LinuxCalls calls, int fd) {
+            this.calls = calls;
+            this.fd = fd;
+        }
+
+        /** A payload is written whole and closed: its fsync begins now, unless the batch syncs by syncfs. */
+        void written(Path staged) {
+            if (calls == null) {
+                fsyncs.add(FSYNCS.submit(() -> {
+                    try (FileChannel channel = FileChannel.open(staged, StandardOpenOption.READ)) {
+                        channel.force(true);
+                    }
+                    return null;
+                }));
+            }
+        }
+
+        /** Every payload written so far is on disk once this returns. */
+        void awaitDurable() throws IOException {
+            if (calls != null) {
+                int errno = calls.syncFileSystem(fd);
+                if (errno != 0) {
+                    throw new IOException("syncfs of the spool's filesystem failed (errno " + errno + "): the batch's"
+                            + " payloads may not be on disk");
+                }
+                return;
+            }
+            boolean interrupted = false;
+            try {
+                for (Future<Void> fsync : fsyncs) {
+                    while (true) {
+                        try {
+                            fsync.get();
+                            break;
+                        } catch (InterruptedException e) {
+                            interrupted = true; // the commit needs the outcome: wait on
+                        } catch (ExecutionException e) {
+                            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+                        }
+                    }
+                }
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+
+        /** Gives the descriptor back; more than once does nothing. */
+        @Override
+        public void close() {
+            if (calls != null && fd >= 0) {
+                calls.close(fd);
+                fd = -1;
+            }
+        }
+    }
+}
