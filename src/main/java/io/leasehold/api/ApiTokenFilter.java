@@ -28,12 +28,23 @@ public class ApiTokenFilter {
             return Optional.empty();
         }
         String header = request.getHeaderString(HttpHeaders.AUTHORIZATION);
-        String prefix = "Bearer ";
-        if (header != null && header.startsWith(prefix)
-                && MessageDigest.isEqual(token.get(), header.substring(prefix.length()).getBytes(StandardCharsets.UTF_8))) {
+        if (header != null && MessageDigest.isEqual(token.get(), bearerToken(header).getBytes(StandardCharsets.UTF_8))) {
             return Optional.empty();
         }
         Response unauthorized = ApiErrors.answer(401, "this call needs Authorization: Bearer <leasehold.api.token>");
         return Optional.of(Response.fromResponse(unauthorized).header(HttpHeaders.WWW_AUTHENTICATE, "Bearer").build());
+    }
+
+    /**
+     * The credentials of a Bearer header, or "" for any other: the scheme's name is matched in any case and may
+     * be followed by more than one space (RFC 9110, 11.4), as clients send it.
+     */
+    static String bearerToken(String header) {
+        String scheme = "Bearer";
+        if (header.length() <= scheme.length() || !header.regionMatches(true, 0, scheme, 0, scheme.length())
+                || header.charAt(scheme.length()) != ' ') {
+            return "";
+        }
+        return header.substring(scheme.length()).stripLeading();
     }
 }

@@ -18,6 +18,7 @@ import java.io.InputStream;
 import java.time.Duration;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponses;
 import org.jboss.resteasy.reactive.RestResponse;
@@ -30,6 +31,7 @@ import io.leasehold.wire.Created;
  */
 @Path("/items/batch")
 @Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "items")
 public class BatchResource {
 
     static final String NDJSON = "application/x-ndjson";
@@ -50,12 +52,12 @@ public class BatchResource {
         this.reader = new NdjsonBatch(maxBytes, config.item().maxBatch());
     }
 
-    @Operation(summary = "Enqueue a batch, all or nothing (NDJSON)")
+    @Operation(operationId = "enqueueBatch", summary = "Enqueue a batch, all or nothing (NDJSON)")
     @APIResponses({
         @APIResponse(responseCode = "201", description = "every line enqueued, in line order"),
-        @APIResponse(responseCode = "400", description = "a line is not a JSON object of id and payload, or an id breaks the grammar (the line is named); or notBefore or delay was given (a batch is never scheduled: schedule items one by one)"),
+        @APIResponse(responseCode = "400", description = "a line is not a JSON object of id and payload, an id breaks the grammar, is batch or retry, or appears twice (the line is named); or notBefore or delay was given (a batch is never scheduled: schedule items one by one)"),
         @APIResponse(responseCode = "408", description = "the upload broke off or outlasted leasehold.item.upload-timeout; nothing was kept"),
-        @APIResponse(responseCode = "409", description = "an id is known, or appears twice (the line is named); nothing was kept"),
+        @APIResponse(responseCode = "409", description = "an id is known (the line is named); nothing was kept"),
         @APIResponse(responseCode = "415", description = "the body is not application/x-ndjson"),
         @APIResponse(responseCode = "413", description = "a payload is larger than leasehold.item.max-bytes, or more lines than leasehold.item.max-batch"),
         @APIResponse(responseCode = "507", description = "the spool's filesystem is full; nothing was written")

@@ -7,6 +7,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponses;
 import jakarta.ws.rs.Produces;
@@ -17,6 +18,7 @@ import java.time.Duration;
 /** One drain pass now, for a cron trigger (e.g. a Knative PingSource) when the service scales to zero. */
 @Path("/drain")
 @Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "drain")
 public class DrainResource {
 
     static final Duration DEFAULT_BUDGET = Duration.ofSeconds(30);
@@ -28,7 +30,7 @@ public class DrainResource {
         this.drainer = drainer;
     }
 
-    @Operation(summary = "One drain pass within a time budget")
+    @Operation(operationId = "drain", summary = "One drain pass within a time budget")
     @APIResponses({
         @APIResponse(responseCode = "200", description = "what the pass did: claimed, done, failed, handed back, and whether the spool was left idle"),
         @APIResponse(responseCode = "400", description = "budget is not a duration of 1ms to 15m")

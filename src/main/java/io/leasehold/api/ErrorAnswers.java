@@ -9,16 +9,21 @@ import org.eclipse.microprofile.openapi.models.PathItem;
 import org.eclipse.microprofile.openapi.models.media.Content;
 import org.eclipse.microprofile.openapi.models.media.Schema;
 import org.eclipse.microprofile.openapi.models.responses.APIResponse;
+import org.eclipse.microprofile.openapi.models.security.SecurityScheme;
 
 /**
  * The error answers every call of the API may give, added to each operation of the description (the
- * ones particular to a call are annotated on it, code and reason only), each given the {@link ApiError} body.
+ * ones particular to a call are annotated on it, code and reason only), each given the {@link ApiError} body;
+ * and the guard of the calls that change something: the bearer scheme of {@code leasehold.api.token}, required
+ * by each of them, with the 401 it answers.
  */
 public class ErrorAnswers implements OASFilter {
 
     /** The body of an error answer, as {@link ApiError} writes it. */
     static final String SCHEMA = "ApiError";
 
+    /** The security scheme's name in the description: the bearer token of {@code leasehold.api.token}. */
+    static final String TOKEN_SCHEME = "apiToken";
     /** Reads need no token (ApiTokenFilter): only calls that change something are answered 401. */
     private static final String UNAUTHORIZED = "leasehold.api.token is set and the call did not carry "
             + "Authorization: Bearer <token>";
@@ -37,6 +42,10 @@ public class ErrorAnswers implements OASFilter {
                         .addType(Schema.SchemaType.INTEGER).description("the HTTP status, again"))
                 .addProperty("error", OASFactory.createSchema().addType(Schema.SchemaType.STRING)
                         .description("what went wrong, and what to do about it")));
+        openAPI.getComponents().addSecurityScheme(TOKEN_SCHEME, OASFactory.createSecurityScheme()
+                .type(SecurityScheme.Type.HTTP).scheme("bearer")
+                .description("leasehold.api.token: when it is set, every call that changes something needs it as "
+                        + "Authorization: Bearer <token>; reads never do"));
         if (openAPI.getPaths() == null || openAPI.getPaths().getPathItems() == null) {
             return;
         }
@@ -50,6 +59,7 @@ public class ErrorAnswers implements OASFilter {
                 if (op.getKey() != PathItem.HttpMethod.GET && op.getKey() != PathItem.HttpMethod.HEAD
                         && op.getKey() != PathItem.HttpMethod.OPTIONS) {
                     add(op.getValue(), "401", UNAUTHORIZED);
+                    op.getValue().addSecurityRequirement(OASFactory.createSecurityRequirement().addScheme(TOKEN_SCHEME));
                 }
             }
         }

@@ -29,6 +29,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponses;
@@ -41,6 +42,7 @@ import io.leasehold.wire.QueryTimes;
 /** Items: enqueue, look up, list, cancel, retry; retry and purge in bulk. */
 @Path("/items")
 @Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "items")
 public class ItemsResource {
 
     static final int DEFAULT_LIMIT = 100;
@@ -67,10 +69,10 @@ public class ItemsResource {
      * The body is copied to tmp/ as it arrives and counted on the way, so an oversized body is refused
      * without being held in memory; a declared Content-Length over the limit is refused before reading.
      */
-    @Operation(summary = "Enqueue one item; the body is its payload. With notBefore or delay it is not run before then")
+    @Operation(operationId = "enqueueItem", summary = "Enqueue one item; the body is its payload. With notBefore or delay it is not run before then")
     @APIResponses({
         @APIResponse(responseCode = "201", description = "enqueued: durably pending, or scheduled (with runAt) when notBefore or delay is in the future; Location names the item"),
-        @APIResponse(responseCode = "400", description = "the id breaks the grammar (letters, digits, . _ -, at most 128), or notBefore or delay is bad: both given, not an ISO-8601 instant, not a duration, a negative delay, or past the year 9999; nothing was written"),
+        @APIResponse(responseCode = "400", description = "the id breaks the grammar (letters, digits, . _ -, at most 128) or is batch or retry (the names of calls under /items), or notBefore or delay is bad: both given, not an ISO-8601 instant, not a duration, a negative delay, or past the year 9999; nothing was written"),
         @APIResponse(responseCode = "408", description = "the upload broke off or outlasted leasehold.item.upload-timeout; nothing was kept"),
         @APIResponse(responseCode = "409", description = "the id is known (any state, or still uploading, or purged not yet)"),
         @APIResponse(responseCode = "413", description = "the body is larger than leasehold.item.max-bytes"),
@@ -89,7 +91,7 @@ public class ItemsResource {
         // Quarkus REST hands "?id=" over as null, the same as no id at all; an empty id is still a bad id.
         id = given(uri, "id", id);
         Instant runAt = QueryTimes.runAt(given(uri, "notBefore", notBefore), given(uri, "delay", delay), clock.now());
-        String itemId = id == null ? store.newId() : ItemId.require(id);
+        String itemId = id == null ? store.newId() : AddressableIds.require(id);
         if (length != null && length > maxBytes) {
             throw new ItemStore.PayloadTooLargeException(maxBytes);
         }
@@ -112,7 +114,7 @@ public class ItemsResource {
         return value == null && uri.getQueryParameters().containsKey(name) ? "" : value;
     }
 
-    @Operation(summary = "One item")
+    @Operation(operationId = "getItem", summary = "One item")
     @APIResponses({
         @APIResponse(responseCode = "200", description = "the item: its state, its times (enqueuedAt, settledAt, runAt), the holder of its claim and the history of its latest attempts"),
         @APIResponse(responseCode = "400", description = "the id breaks the grammar"),
@@ -126,7 +128,7 @@ public class ItemsResource {
                 .orElseThrow(() -> new ItemStore.NoSuchItemException(id)));
     }
 
-    @Operation(summary = "Items in one state")
+    @Operation(operationId = "listItems", summary = "Items in one state")
     @APIResponses({
         @APIResponse(responseCode = "200", description = "up to limit items in that state, oldest first"),
         @APIResponse(responseCode = "400", description = "state is not pending, claimed, scheduled, retrying, done or failed, or limit is not 1 to 10000")
@@ -158,7 +160,7 @@ public class ItemsResource {
         return n;
     }
 
-    @Operation(summary = "Cancel a pending or scheduled item")
+    @Operation(operationId = "cancelItem", summary = "Cancel a pending or scheduled item")
     @APIResponses({
         @APIResponse(responseCode = "200", description = "cancelled: the item is in failed with the reason cancelled"),
         @APIResponse(responseCode = "400", description = "the id breaks the grammar"),
@@ -173,7 +175,7 @@ public class ItemsResource {
         return OnWorkers.io(() -> store.cancel(id));
     }
 
-    @Operation(summary = "Retry a failed item")
+    @Operation(operationId = "retryItem", summary = "Retry a failed item")
     @APIResponses({
         @APIResponse(responseCode = "200", description = "back in pending, its attempts counted afresh"),
         @APIResponse(responseCode = "400", description = "the id breaks the grammar"),
@@ -188,7 +190,7 @@ public class ItemsResource {
         return OnWorkers.io(() -> store.retry(id));
     }
 
-    @Operation(summary = "Retry every failed item, or those whose reason contains a text")
+    @Operation(operationId = "retryFailedItems", summary = "Retry every failed item, or those whose reason contains a text")
     @APIResponses({
         @APIResponse(responseCode = "200", description = "how many failed items this call moved back to pending (an item another mover had first is not counted)"),
         @APIResponse(responseCode = "400", description = "state is not failed"),
@@ -204,7 +206,7 @@ public class ItemsResource {
         return Uni.createFrom().completionStage(() -> bulk.retryFailed(reason)).map(Retried::new);
     }
 
-    @Operation(summary = "Purge settled items in one state, or those settled longer ago than olderThan")
+    @Operation(operationId = "purgeItems", summary = "Purge settled items in one state, or those settled longer ago than olderThan")
     @APIResponses({
         @APIResponse(responseCode = "200", description = "how many items this call removed; their ids may be enqueued again"),
         @APIResponse(responseCode = "400", description = "state is not done or failed, or olderThan is not a duration"),

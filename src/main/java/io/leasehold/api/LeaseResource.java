@@ -4,6 +4,7 @@ import io.leasehold.lease.LeaseFace;
 import io.leasehold.lease.Standing;
 import jakarta.ws.rs.GET;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -12,6 +13,7 @@ import jakarta.ws.rs.core.MediaType;
 /** The controller lease as this instance sees it: mode, epoch, holder, last renewal, why, and any reset. */
 @Path("/lease")
 @Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "lease")
 public class LeaseResource {
 
     private final LeaseFace lease;
@@ -20,7 +22,7 @@ public class LeaseResource {
         this.lease = lease;
     }
 
-    @Operation(summary = "The controller lease as this instance sees it")
+    @Operation(operationId = "getLease", summary = "The controller lease as this instance sees it")
     @APIResponse(responseCode = "200", description = "mode, epoch, holder, last renewal, and any store reset")
     @GET
     public Standing get() {

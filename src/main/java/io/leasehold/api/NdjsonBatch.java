@@ -144,7 +144,7 @@ final class NdjsonBatch {
                     }
                     hasId = true;
                     id = string(parser, value, field);
-                    io.leasehold.core.ItemId.require(id);
+                    AddressableIds.require(id);
                 } else if (field.equals("payload") || field.equals("payloadBase64")) {
                     if (payloadField != null) {
                         throw new BadLine(payloadField.equals(field) ? "\"" + field + "\" is given twice"

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponses;
 import org.jboss.resteasy.reactive.RestResponse;
@@ -27,6 +28,7 @@ import org.jboss.resteasy.reactive.RestResponse;
 /** The recurring schedules: what each will fire next and last fired, a fire by hand, a pause or resume for the fleet. */
 @Path("/schedules")
 @Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "schedules")
 public class SchedulesResource {
 
     private final ScheduleFiring firing;
@@ -37,7 +39,7 @@ public class SchedulesResource {
         this.store = store;
     }
 
-    @Operation(summary = "Every schedule: its rule, next fire time, last item and its state, paused, late")
+    @Operation(operationId = "listSchedules", summary = "Every schedule: its rule, next fire time, last item and its state, paused, late")
     @APIResponse(responseCode = "200", description = "the schedules in name order (an empty list when none is configured)")
     @GET
     public Uni<List<ScheduleAnswer>> list() {
@@ -55,7 +57,7 @@ public class SchedulesResource {
         });
     }
 
-    @Operation(summary = "Fire a schedule now, by hand: one item named <name>.manual-<instant>, whatever its pause")
+    @Operation(operationId = "triggerSchedule", summary = "Fire a schedule now, by hand: one item named <name>.manual-<instant>, whatever its pause")
     @APIResponses({
         @APIResponse(responseCode = "201", description = "the item is durably pending"),
         @APIResponse(responseCode = "404", description = "no schedule of that name is configured"),
@@ -73,7 +75,7 @@ public class SchedulesResource {
         });
     }
 
-    @Operation(summary = "Pause a schedule for the whole fleet (kept in the spool): its fire times pass without items")
+    @Operation(operationId = "pauseSchedule", summary = "Pause a schedule for the whole fleet (kept in the spool): its fire times pass without items")
     @APIResponses({
         @APIResponse(responseCode = "200", description = "paused; every instance's next tick obeys"),
         @APIResponse(responseCode = "404", description = "no schedule of that name is configured"),
@@ -85,7 +87,7 @@ public class SchedulesResource {
         return setPaused(name, true);
     }
 
-    @Operation(summary = "Resume a paused schedule for the whole fleet: its next fire time fires, none of those paused over")
+    @Operation(operationId = "resumeSchedule", summary = "Resume a paused schedule for the whole fleet: its next fire time fires, none of those paused over")
     @APIResponses({
         @APIResponse(responseCode = "200", description = "resumed; every instance's next tick obeys"),
         @APIResponse(responseCode = "404", description = "no schedule of that name is configured"),

@@ -9,11 +9,13 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /** Counts per state, the age of the oldest pending item, and the entries left alone as not items. */
 @Path("/spool")
 @Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "spool")
 public class SpoolResource {
 
     private final ItemStore store;
@@ -24,7 +26,7 @@ public class SpoolResource {
         this.backend = backend;
     }
 
-    @Operation(summary = "Counts per state")
+    @Operation(operationId = "getSpool", summary = "Counts per state")
     @APIResponse(responseCode = "200", description = "counts per state, the oldest pending age, and entries left alone as not items")
     @GET
     public Uni<SpoolView> get() {

@@ -24,9 +24,16 @@ import org.junit.jupiter.api.Test;
 class ApiTokenTest {
 
     private static final String RIGHT = "Bearer " + ApiTokenProfile.TOKEN;
-    /** Missing, wrong, a prefix of the right one, the right one with a suffix, and the wrong scheme. */
+    /**
+     * Missing, wrong, a prefix of the right one, the right one with a suffix, the wrong scheme, no scheme, the
+     * scheme run into the token, and a scheme that only begins like it.
+     */
     private static final List<String> REFUSED = List.of("", "Bearer wrong", "Bearer s3cret",
-            RIGHT + "x", "Basic " + ApiTokenProfile.TOKEN, ApiTokenProfile.TOKEN);
+            RIGHT + "x", "Basic " + ApiTokenProfile.TOKEN, ApiTokenProfile.TOKEN, "Bearer" + ApiTokenProfile.TOKEN,
+            "Bearerx " + ApiTokenProfile.TOKEN, "Bearer ");
+    /** The scheme's name in any case and more than one space after it are the same header (RFC 9110, 11.4). */
+    private static final List<String> ACCEPTED = List.of(RIGHT, "bearer " + ApiTokenProfile.TOKEN,
+            "BEARER " + ApiTokenProfile.TOKEN, "Bearer   " + ApiTokenProfile.TOKEN);
 
     @Inject
     SpoolLayout layout;
@@ -89,6 +96,15 @@ class ApiTokenTest {
         as(RIGHT).queryParam("state", "failed").when().delete("/items").then().statusCode(200)
                 .body("purged", greaterThanOrEqualTo(1)); // the spool folder may hold other classes' items
         given().when().get("/items/{id}", id).then().statusCode(404);
+    }
+
+    @Test
+    void theSchemesNameIsMatchedInAnyCaseAndWithMoreThanOneSpace() throws IOException {
+        for (String authorization : ACCEPTED) {
+            String id = SpoolFixture.uniqueId("any-case");
+            as(authorization).queryParam("id", id).body("payload").when().post("/items").then().statusCode(201);
+            assertEquals("payload", Files.readString(layout.file(SpoolFolder.PENDING, id)), authorization);
+        }
     }
 
     @Test

@@ -108,6 +108,8 @@ abstract class BatchEnqueueContract extends BackendContract {
                 Arguments.of("{\"id\":\"x-f\",\"payload\":\"x\"} {\"id\":\"x-g\",\"payload\":\"y\"}",
                         "more than one JSON value"),
                 Arguments.of("{\"id\":7,\"payload\":\"x\"}", "\"id\" must be a string"),
+                Arguments.of("{\"id\":\"batch\",\"payload\":\"x\"}", "is the name of the call /items/batch"),
+                Arguments.of("{\"id\":\"retry\",\"payload\":\"x\"}", "is the name of the call /items/retry"),
                 Arguments.of("{\"id\":\"x-h\",\"payload\":\"\\ud800\"}", "surrogate"),
                 Arguments.of("{\"id\":\"dup-0\",\"payload\":\"again\"}", "is on line 1 of the batch already"));
     }

@@ -70,6 +70,23 @@ abstract class EnqueueContract extends BackendContract {
         assertEquals(before, spool.holdings());
     }
 
+    /**
+     * /items/batch and /items/retry are the paths of other calls, not an item's address (GET /items/batch is
+     * answered by the batch call's resource: 405), so those two ids are refused.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"batch", "retry"})
+    void theNamesOfCallsUnderItemsAreRefusedAsIdsWithNothingWritten(String id) throws IOException {
+        if (id.equals("batch")) {
+            given().when().get("/items/{id}", id).then().statusCode(405); // why: the batch call's path wins
+        }
+        List<String> before = spool.holdings();
+        SpoolFixture.assertError(given().queryParam("id", id).body("payload").when().post("/items").then(),
+                400, "is the name of the call /items/" + id);
+        assertEquals(before, spool.holdings());
+        given().queryParam("id", id + "-1").body("payload").when().post("/items").then().statusCode(201);
+    }
+
     @Test
     void emptyIdIsRefused() throws IOException {
         List<String> before = spool.holdings();

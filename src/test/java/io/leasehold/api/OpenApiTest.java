@@ -69,6 +69,42 @@ class OpenApiTest {
         assertEquals(new TreeSet<>(expected.keySet()), ours, "no call left undescribed");
     }
 
+    /**
+     * A client generated from the description names each call by its own operationId, groups calls by tag, and
+     * sends the bearer token exactly where the service asks for it: on every call that changes something.
+     */
+    @Test
+    void everyCallHasItsOwnOperationIdATagAndTheBearerSchemeWhereItChangesSomething() throws Exception {
+        JsonNode api = description();
+        JsonNode scheme = api.path("components").path("securitySchemes").path(ErrorAnswers.TOKEN_SCHEME);
+        assertEquals("http", scheme.path("type").asText(), scheme.toString());
+        assertEquals("bearer", scheme.path("scheme").asText(), scheme.toString());
+        Set<String> operationIds = new TreeSet<>();
+        int calls = 0;
+        for (Iterator<String> paths = api.path("paths").fieldNames(); paths.hasNext();) {
+            String path = paths.next();
+            if (path.startsWith("/q/")) {
+                continue;
+            }
+            for (Iterator<Map.Entry<String, JsonNode>> ops = api.path("paths").path(path).fields(); ops.hasNext();) {
+                Map.Entry<String, JsonNode> op = ops.next();
+                String call = op.getKey() + " " + path;
+                calls++;
+                String operationId = op.getValue().path("operationId").asText();
+                assertTrue(operationId.matches("[a-z][A-Za-z]+"), call + ": operationId '" + operationId + "'");
+                assertTrue(operationIds.add(operationId), call + ": operationId " + operationId + " is used twice");
+                assertTrue(op.getValue().path("tags").size() > 0, call + " has no tag");
+                JsonNode security = op.getValue().path("security");
+                if (op.getKey().equals("get")) {
+                    assertTrue(security.isMissingNode(), call + " is a read and needs no token: " + security);
+                } else {
+                    assertEquals("[{\"" + ErrorAnswers.TOKEN_SCHEME + "\":[]}]", security.toString(), call);
+                }
+            }
+        }
+        assertEquals(15, calls, "calls described: " + operationIds);
+    }
+
     /** The scheduling parameters, and the states a listing takes, are described where they are taken. */
     @Test
     void theScheduleParametersAndTheListedStatesAreDescribed() throws Exception {
