@@ -98,7 +98,7 @@ public class SpoolWiring {
                 + ", batches synced " + (syncfs ? "by one syncfs" : "by an fsync per item") + " "
                 + (rename && syncfs ? "(leasehold.spool.linux-calls)"
                         : "(renameat2 and syncfs need Java 22 or later and leasehold.spool.linux-calls=true; "
-                                + "syncfs also a local filesystem and Linux 5.8)");
+                                + "syncfs also a local filesystem and Linux 5.17 on x86-64 or arm64)");
     }
 
     void closeBackend(@Disposes SpoolBackend backend) throws InterruptedException {

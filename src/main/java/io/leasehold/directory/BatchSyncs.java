@@ -14,13 +14,15 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jboss.logging.Logger;
 
 /**
  * How a batch's staged payloads reach the disk before its commit marker is written. Either an fsync each,
  * begun as each line ends, on a few threads shared by every batch; or, where Linux's {@code syncfs} can be
  * had ({@link LinuxCalls#syncsFileSystems}) on a local filesystem, one {@code syncfs} of the spool's
- * filesystem at commit, through a descriptor opened before the batch's first payload was written, so that a
- * write-back error of any of them is answered (docs/protocol.md#batches).
+ * filesystem at commit, through a descriptor of tmp/ opened before the batch's folder is made, so that a
+ * write-back error of any of its payloads is answered (docs/protocol.md#batches).
  */
 final class BatchSyncs {
 
@@ -41,8 +43,12 @@ final class BatchSyncs {
         return thread;
     });
 
+    private static final Logger LOG = Logger.getLogger(BatchSyncs.class);
+
     /** Present when batches sync by syncfs. */
     private final Optional<LinuxCalls> syncfs;
+    /** Whether a batch left to the fsyncs for want of a descriptor was said already (once is enough). */
+    private final AtomicBoolean saidNoDescriptor = new AtomicBoolean();
 
     private BatchSyncs(Optional<LinuxCalls> syncfs) {
         this.syncfs = syncfs;
@@ -68,11 +74,23 @@ final class BatchSyncs {
         return syncfs.isPresent();
     }
 
-    /** One batch's syncs, begun before its first payload is written into {@code folder}. */
-    Batch begin(Path folder) {
-        int fd = syncfs.map(calls -> calls.openDirectory(folder)).orElse(-1);
-        // A descriptor that cannot be had now (the limit reached) leaves this batch to the fsyncs.
-        return new Batch(fd >= 0 ? syncfs.get() : null, fd);
+    /**
+     * One batch's syncs, begun before anything of the batch is written: {@code tmp} is the spool's tmp/, on the
+     * filesystem every item of the spool is on (a link into pending/ never crosses filesystems).
+     */
+    Batch begin(Path tmp) {
+        if (syncfs.isEmpty()) {
+            return new Batch(null, -1);
+        }
+        int fd = syncfs.get().openDirectory(tmp);
+        if (fd < 0) { // the open-files limit reached, say: this batch is left to the fsyncs
+            if (saidNoDescriptor.compareAndSet(false, true)) {
+                LOG.warnf("a batch could not open %s to sync by syncfs (errno %d): it syncs by an fsync per item, as"
+                        + " will any other that meets this (said once)", tmp, -fd);
+            }
+            return new Batch(null, -1);
+        }
+        return new Batch(syncfs.get(), fd);
     }
 
     /** The syncs of one batch, used by its one thread. */
@@ -80,6 +98,8 @@ final class BatchSyncs {
         private final LinuxCalls calls;
         private int fd;
         private final List<Future<Void>> fsyncs = new ArrayList<>();
+        /** The fsyncs begun: none when the batch syncs by syncfs (a test's count). */
+        int fsyncsBegun;
 
         private Batch(LinuxCalls calls, int fd) {
             this.calls = calls;
@@ -89,6 +109,7 @@ final class BatchSyncs {
         /** A payload is written whole and closed: its fsync begins now, unless the batch syncs by syncfs. */
         void written(Path staged) {
             if (calls == null) {
+                fsyncsBegun++;
                 fsyncs.add(FSYNCS.submit(() -> {
                     try (FileChannel channel = FileChannel.open(staged, StandardOpenOption.READ)) {
                         channel.force(true);
@@ -133,8 +154,9 @@ final class BatchSyncs {
         @Override
         public void close() {
             if (calls != null && fd >= 0) {
-                calls.close(fd);
-                fd = -1;
+                int closing = fd;
+                fd = -1; // first: a close that throws is never tried again on a number that may be reused
+                calls.close(closing);
             }
         }
     }

@@ -72,9 +72,15 @@ public final class PosixStagedBatch implements StagedBatch {
         this.arrivals = arrivals;
         this.newId = newId;
         this.maxBytes = maxBytes;
-        this.folder = BatchFolder.create(layout);
+        // Before anything of the batch is made: a syncfs answers what came after, and a begin that fails leaves nothing.
+        this.syncs = batchSyncs.begin(layout.folder(SpoolFolder.TMP));
+        try {
+            this.folder = BatchFolder.create(layout);
+        } catch (IOException | RuntimeException e) {
+            syncs.close();
+            throw e;
+        }
         live.started(folder.name); // this process's housekeeping leaves it alone while it is made
-        this.syncs = batchSyncs.begin(folder.dir); // before the first payload: a syncfs answers what came after
     }
 
     /**
@@ -178,8 +184,7 @@ public final class PosixStagedBatch implements StagedBatch {
         if (finished) {
             return;
         }
-        try {
-            syncs.close();
+        try (syncs) { // given back last: what it throws never keeps the roll-back from running
             if (open != null) {
                 open.close();
                 open = null;

@@ -40,6 +40,8 @@ class BatchSyncsTest extends StoreTestBase {
         volatile int openAnswer = 42;
         volatile int syncAnswer;
         final AtomicInteger open = new AtomicInteger();
+        /** What tmp/ held when each descriptor was opened: the batch's folder must not be made yet. */
+        final List<List<String>> tmpAtOpen = new ArrayList<>();
 
         @Override
         public boolean syncsFileSystems() {
@@ -49,6 +51,11 @@ class BatchSyncsTest extends StoreTestBase {
         @Override
         public int openDirectory(Path dir) {
             calls.add("open " + dir.getFileName());
+            try (Stream<Path> files = Files.list(dir)) {
+                tmpAtOpen.add(files.map(p -> p.getFileName().toString()).toList());
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
             if (openAnswer >= 0) {
                 open.incrementAndGet();
             }
@@ -104,9 +111,8 @@ class BatchSyncsTest extends StoreTestBase {
         assertTrue(syncing.batchesSyncBySyncfs(), "the spool's temporary folder is not on a local filesystem?");
         List<String> ids = enqueueBatch(syncing, 5, "b");
         assertEquals(ids, names(SpoolFolder.PENDING));
-        assertEquals(3, calls.calls.size(), "calls: " + calls.calls);
-        assertTrue(calls.calls.get(0).startsWith("open batch~"), "opened first: " + calls.calls);
-        assertEquals(List.of("syncfs 42", "close 42"), calls.calls.subList(1, 3));
+        assertEquals(List.of("open tmp", "syncfs 42", "close 42"), calls.calls);
+        assertEquals(List.of(List.of()), calls.tmpAtOpen, "opened after the batch's folder was made");
         assertEquals(0, calls.open.get(), "a descriptor was kept");
     }
 
@@ -151,9 +157,37 @@ class BatchSyncsTest extends StoreTestBase {
         assertFalse(calls.calls.stream().anyMatch(c -> c.startsWith("syncfs")), "calls: " + calls.calls);
     }
 
+    /** The syncs of one batch on their own: an fsync per payload exactly where syncfs is not to be had. */
+    @Test
+    void aBatchSyncingByFsyncsBeginsOneForEachPayloadAndOneBySyncfsNone() throws IOException {
+        Path staged = Files.writeString(dir.resolve("staged"), "payload");
+        Path tmp = layout.folder(SpoolFolder.TMP);
+        calls.openAnswer = -24;
+        try (BatchSyncs.Batch noDescriptor = BatchSyncs.forSpool(dir, Optional.of(calls)).begin(tmp)) {
+            noDescriptor.written(staged);
+            noDescriptor.written(staged);
+            noDescriptor.awaitDurable();
+            assertEquals(2, noDescriptor.fsyncsBegun);
+        }
+        calls.openAnswer = 42;
+        try (BatchSyncs.Batch bySyncfs = BatchSyncs.forSpool(dir, Optional.of(calls)).begin(tmp)) {
+            bySyncfs.written(staged);
+            bySyncfs.awaitDurable();
+            assertEquals(0, bySyncfs.fsyncsBegun);
+        }
+        assertEquals(List.of("open tmp", "open tmp", "syncfs 42", "close 42"), calls.calls);
+        calls.supported = false;
+        try (BatchSyncs.Batch olderKernel = BatchSyncs.forSpool(dir, Optional.of(calls)).begin(tmp)) {
+            olderKernel.written(staged);
+            olderKernel.awaitDurable();
+            assertEquals(1, olderKernel.fsyncsBegun);
+        }
+        assertEquals(4, calls.calls.size(), "an older kernel's calls were used: " + calls.calls);
+    }
+
     @Test
     void callsWithoutAReportingSyncfsKeepTheFsyncPerPayload() throws IOException {
-        calls.supported = false; // a kernel before 5.8: its syncfs answers 0 whatever write-back failed
+        calls.supported = false; // a kernel before 5.17: its syncfs may answer 0 after a failed journal commit
         PosixItemStore fsyncing = storeWith(calls);
         assertFalse(fsyncing.batchesSyncBySyncfs());
         List<String> ids = enqueueBatch(fsyncing, 3, "k");

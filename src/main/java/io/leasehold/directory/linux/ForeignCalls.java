@@ -28,7 +28,7 @@ final class ForeignCalls implements LinuxCalls {
     private static final int AT_FDCWD = -100;
     private static final int RENAME_NOREPLACE = 1;
     private static final int AT_SYMLINK_NOFOLLOW = 0x100;
-    private static final int O_RDONLY_DIRECTORY_CLOEXEC = 0x10000 | 0x80000;
+    private static final int O_CLOEXEC = 0x80000;
     /** PATH_MAX with its NUL: a longer path is refused as the kernel would refuse it. */
     private static final int PATH_BYTES = 4096;
 
@@ -37,8 +37,14 @@ final class ForeignCalls implements LinuxCalls {
     private final MethodHandle open;
     private final MethodHandle syncfs;
     private final MethodHandle close;
-    /** Set by the probe: syncfs answers write-back errors here (Linux 5.8 and later). */
+    /** Set by the probe: syncfs answers every error of its write-back here (Linux 5.17 and later). */
     private boolean syncsFileSystems;
+    /** O_DIRECTORY, whose value differs between architectures; 0 where this class does not know it. */
+    private final int oDirectory = switch (System.getProperty("os.arch", "")) {
+        case "amd64", "x86_64" -> 0x10000;
+        case "aarch64" -> 0x4000;
+        default -> 0;
+    };
     private final MethodHandle copy;
     private final MethodHandle getInt;
     private final MethodHandle setLong;
@@ -63,7 +69,7 @@ final class ForeignCalls implements LinuxCalls {
             calls.probe();
             return Optional.of(calls);
         } catch (Throwable e) { // a JDK, a native image or a libc without them: the JDK's way is kept
-            LOG.debugf("renameat2 and utimensat through the foreign-function API are not available: %s", e);
+            LOG.debugf("renameat2, utimensat and syncfs through the foreign-function API are not available: %s", e);
             return Optional.empty();
         }
     }
@@ -176,7 +182,7 @@ final class ForeignCalls implements LinuxCalls {
             if (!f.put(f.first, dir)) {
                 return -ENAMETOOLONG;
             }
-            int fd = (int) open.invokeExact(f.state, f.first, O_RDONLY_DIRECTORY_CLOEXEC);
+            int fd = (int) open.invokeExact(f.state, f.first, oDirectory | O_CLOEXEC); // O_RDONLY is 0
             return fd >= 0 ? fd : -(int) getInt.invokeExact(f.state, javaInt, errnoOffset);
         } catch (Throwable e) {
             throw new IllegalStateException("open through the foreign-function API", e);
@@ -204,15 +210,17 @@ final class ForeignCalls implements LinuxCalls {
     }
 
     /**
-     * syncfs of no descriptor must answer EBADF, and the kernel be 5.8 or later (its syncfs answers write-back
-     * errors); else batches keep an fsync per payload.
+     * syncfs of no descriptor must answer EBADF, O_DIRECTORY be known for this architecture, and the kernel be
+     * 5.17 or later: since 5.8 syncfs answers the page write-back errors since its descriptor was opened, and
+     * only since 5.17 the filesystem's own (a journal commit or a device flush that failed). Else batches keep
+     * an fsync per payload.
      */
     private boolean syncfsReports() {
         String[] version = System.getProperty("os.version", "").split("[.-]");
         try {
             int major = Integer.parseInt(version[0]);
             int minor = version.length > 1 ? Integer.parseInt(version[1]) : 0;
-            return (major > 5 || (major == 5 && minor >= 8)) && syncFileSystem(-1) == EBADF;
+            return oDirectory != 0 && (major > 5 || (major == 5 && minor >= 17)) && syncFileSystem(-1) == EBADF;
         } catch (NumberFormatException e) {
             return false;
         }

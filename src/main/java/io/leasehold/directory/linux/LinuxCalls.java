@@ -32,8 +32,9 @@ public interface LinuxCalls {
     int setTimesNoFollow(Path file, Instant time);
 
     /**
-     * Whether {@link #syncFileSystem} can be had: a kernel of 5.8 or later, whose syncfs answers the write-back
-     * errors of its filesystem since the descriptor was opened (an older one answers 0 whatever happened).
+     * Whether {@link #syncFileSystem} can be had: a kernel of 5.17 or later, whose syncfs answers every error of
+     * its filesystem's write-back since the descriptor was opened (an older one may answer 0 after a failed
+     * journal commit or device flush; before 5.8, whatever happened).
      */
     default boolean syncsFileSystems() {
         return false;
