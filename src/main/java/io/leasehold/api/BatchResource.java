@@ -18,6 +18,8 @@ import java.io.InputStream;
 import java.time.Duration;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponses;
@@ -54,7 +56,8 @@ public class BatchResource {
 
     @Operation(operationId = "enqueueBatch", summary = "Enqueue a batch, all or nothing (NDJSON)")
     @APIResponses({
-        @APIResponse(responseCode = "201", description = "every line enqueued, in line order"),
+        @APIResponse(responseCode = "201", description = "every line enqueued, in line order",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Enqueued.class))),
         @APIResponse(responseCode = "400", description = "a line is not a JSON object of id and payload, an id breaks the grammar, is batch or retry, or appears twice (the line is named); or notBefore or delay was given (a batch is never scheduled: schedule items one by one)"),
         @APIResponse(responseCode = "408", description = "the upload broke off or outlasted leasehold.item.upload-timeout; nothing was kept"),
         @APIResponse(responseCode = "409", description = "an id is known (the line is named); nothing was kept"),

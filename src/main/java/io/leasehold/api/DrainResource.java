@@ -7,6 +7,9 @@ import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponses;
@@ -36,7 +39,10 @@ public class DrainResource {
         @APIResponse(responseCode = "400", description = "budget is not a duration of 1ms to 15m")
     })
     @POST
-    public Uni<DrainReport> drain(@QueryParam("budget") String budget) {
+    public Uni<DrainReport> drain(
+            @Parameter(description = "how long the pass may take, 1ms to 15m (PT30S, 30s, 2m)", schema = @Schema(
+                    type = SchemaType.STRING, format = "duration", defaultValue = "30s", example = "2m"))
+            @QueryParam("budget") String budget) {
         return drainer.drainPass(parse(budget));
     }
 

@@ -29,6 +29,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
@@ -71,7 +74,8 @@ public class ItemsResource {
      */
     @Operation(operationId = "enqueueItem", summary = "Enqueue one item; the body is its payload. With notBefore or delay it is not run before then")
     @APIResponses({
-        @APIResponse(responseCode = "201", description = "enqueued: durably pending, or scheduled (with runAt) when notBefore or delay is in the future; Location names the item"),
+        @APIResponse(responseCode = "201", description = "enqueued: durably pending, or scheduled (with runAt) when notBefore or delay is in the future; Location names the item",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Created.class))),
         @APIResponse(responseCode = "400", description = "the id breaks the grammar (letters, digits, . _ -, at most 128) or is batch or retry (the names of calls under /items), or notBefore or delay is bad: both given, not an ISO-8601 instant, not a duration, a negative delay, or past the year 9999; nothing was written"),
         @APIResponse(responseCode = "408", description = "the upload broke off or outlasted leasehold.item.upload-timeout; nothing was kept"),
         @APIResponse(responseCode = "409", description = "the id is known (any state, or still uploading, or purged not yet)"),
@@ -81,10 +85,15 @@ public class ItemsResource {
     @POST
     @Blocking
     @Consumes(MediaType.WILDCARD)
-    public RestResponse<Created> enqueue(@QueryParam("id") String id,
-            @Parameter(description = "an ISO-8601 instant (2026-12-01T15:30:00Z, or with an offset): the item is not run before it; one in the past runs now")
+    public RestResponse<Created> enqueue(
+            @Parameter(description = "the item's id; when absent the service makes one", schema = @Schema(
+                    type = SchemaType.STRING, pattern = ApiSchemas.ID_PATTERN, maxLength = 128, example = "invoice-42"))
+            @QueryParam("id") String id,
+            @Parameter(description = "an ISO-8601 instant (2026-12-01T15:30:00Z, or with an offset): the item is not run before it; one in the past runs now",
+                    schema = @Schema(type = SchemaType.STRING, format = "date-time", example = "2026-12-01T15:30:00Z"))
             @QueryParam("notBefore") String notBefore,
-            @Parameter(description = "a duration (PT30S, 30s, 90m, 2h, 7d): the item is not run before now plus it")
+            @Parameter(description = "a duration (PT30S, 30s, 90m, 2h, 7d): the item is not run before now plus it",
+                    schema = @Schema(type = SchemaType.STRING, format = "duration", example = "90m"))
             @QueryParam("delay") String delay,
             @HeaderParam(HttpHeaders.CONTENT_LENGTH) Long length, @Context UriInfo uri, InputStream body)
             throws IOException {
@@ -122,7 +131,7 @@ public class ItemsResource {
     })
     @GET
     @Path("/{id}")
-    public Uni<ItemView> get(@PathParam("id") String id) {
+    public Uni<ItemView> get(@Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiSchemas.ID_PATTERN, maxLength = 128)) @PathParam("id") String id) {
         ItemId.require(id);
         return OnWorkers.io(() -> store.lookup(id)
                 .orElseThrow(() -> new ItemStore.NoSuchItemException(id)));
@@ -135,8 +144,13 @@ public class ItemsResource {
     })
     @GET
     public Uni<List<ItemView>> list(
-            @Parameter(description = "pending (the default), claimed (held now), scheduled, retrying (both parked, soonest runAt first), done or failed")
-            @QueryParam("state") String state, @QueryParam("limit") String limit) {
+            @Parameter(description = "pending (the default), claimed (held now), scheduled, retrying (both parked, soonest runAt first), done or failed",
+                    schema = @Schema(type = SchemaType.STRING, defaultValue = "pending",
+                            enumeration = {"pending", "claimed", "scheduled", "retrying", "done", "failed"}))
+            @QueryParam("state") String state,
+            @Parameter(description = "at most this many items", schema = @Schema(type = SchemaType.INTEGER,
+                    minimum = "1", maximum = "10000", defaultValue = "" + DEFAULT_LIMIT))
+            @QueryParam("limit") String limit) {
         String asked = state == null ? "pending" : state;
         boolean parked = asked.equals(ItemView.SCHEDULED) || asked.equals(ItemView.RETRYING);
         ItemState wanted = parked ? ItemState.CLAIMED : ItemState.parse(asked).orElseThrow(
@@ -170,7 +184,7 @@ public class ItemsResource {
     })
     @DELETE
     @Path("/{id}")
-    public Uni<ItemView> cancel(@PathParam("id") String id) {
+    public Uni<ItemView> cancel(@Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiSchemas.ID_PATTERN, maxLength = 128)) @PathParam("id") String id) {
         ItemId.require(id);
         return OnWorkers.io(() -> store.cancel(id));
     }
@@ -185,7 +199,7 @@ public class ItemsResource {
     })
     @POST
     @Path("/{id}/retry")
-    public Uni<ItemView> retry(@PathParam("id") String id) {
+    public Uni<ItemView> retry(@Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiSchemas.ID_PATTERN, maxLength = 128)) @PathParam("id") String id) {
         ItemId.require(id);
         return OnWorkers.io(() -> store.retry(id));
     }
@@ -198,7 +212,12 @@ public class ItemsResource {
     })
     @POST
     @Path("/retry")
-    public Uni<Retried> retryAll(@QueryParam("state") String state, @QueryParam("reason") String reason) {
+    public Uni<Retried> retryAll(
+            @Parameter(required = true, description = "failed: only failed items are retried",
+                    schema = @Schema(type = SchemaType.STRING, enumeration = {"failed"}))
+            @QueryParam("state") String state,
+            @Parameter(description = "only the failed items whose reason contains this text (case-sensitive)")
+            @QueryParam("reason") String reason) {
         if (!"failed".equals(state)) {
             throw new IllegalArgumentException("state must be failed (only failed items are retried), got "
                     + shown(state));
@@ -213,7 +232,13 @@ public class ItemsResource {
         @APIResponse(responseCode = "507", description = "the spool's filesystem is full; the items removed before it stay removed")
     })
     @DELETE
-    public Uni<Purged> purgeAll(@QueryParam("state") String state, @QueryParam("olderThan") String olderThan,
+    public Uni<Purged> purgeAll(
+            @Parameter(required = true, description = "done or failed: only settled items are purged",
+                    schema = @Schema(type = SchemaType.STRING, enumeration = {"done", "failed"}))
+            @QueryParam("state") String state,
+            @Parameter(description = "only the items settled longer ago than this duration (PT1H, 90m, 7d)",
+                    schema = @Schema(type = SchemaType.STRING, format = "duration", example = "7d"))
+            @QueryParam("olderThan") String olderThan,
             @Context UriInfo uri) {
         olderThan = given(uri, "olderThan", olderThan);
         ItemState settled = ItemState.parse(state == null ? "" : state)

@@ -20,6 +20,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponses;
@@ -59,7 +61,8 @@ public class SchedulesResource {
 
     @Operation(operationId = "triggerSchedule", summary = "Fire a schedule now, by hand: one item named <name>.manual-<instant>, whatever its pause")
     @APIResponses({
-        @APIResponse(responseCode = "201", description = "the item is durably pending"),
+        @APIResponse(responseCode = "201", description = "the item is durably pending",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Created.class))),
         @APIResponse(responseCode = "404", description = "no schedule of that name is configured"),
         @APIResponse(responseCode = "409", description = "an item of that instant is known already (two triggers in one millisecond)"),
         @APIResponse(responseCode = "507", description = "the spool's filesystem is full; nothing was written")

@@ -105,6 +105,63 @@ class OpenApiTest {
         assertEquals(15, calls, "calls described: " + operationIds);
     }
 
+    /**
+     * A generated client types what the calls take and answer: numbers as integers with their bounds, states as
+     * enums, durations and instants with their formats, ids with their grammar, the required marked, and the
+     * bodies of the 201s described.
+     */
+    @Test
+    void parametersAreTypedAndBoundedAndTheCreatedBodiesDescribed() throws Exception {
+        JsonNode api = description();
+        JsonNode limit = parameter(api, "/items", "get", "limit").path("schema");
+        assertEquals("integer", limit.path("type").asText(), limit.toString());
+        assertEquals(1, limit.path("minimum").asInt(), limit.toString());
+        assertEquals(10000, limit.path("maximum").asInt(), limit.toString());
+        assertEquals("[\"pending\",\"claimed\",\"scheduled\",\"retrying\",\"done\",\"failed\"]",
+                parameter(api, "/items", "get", "state").path("schema").path("enum").toString());
+        assertEquals("[\"done\",\"failed\"]", parameter(api, "/items", "delete", "state").path("schema").path("enum")
+                .toString());
+        assertTrue(parameter(api, "/items", "delete", "state").path("required").asBoolean());
+        assertEquals("[\"failed\"]", parameter(api, "/items/retry", "post", "state").path("schema").path("enum").toString());
+        assertTrue(parameter(api, "/items/retry", "post", "state").path("required").asBoolean());
+        for (String[] duration : new String[][] {{"/drain", "post", "budget"}, {"/items", "post", "delay"},
+                {"/items", "delete", "olderThan"}}) {
+            assertEquals("duration", parameter(api, duration[0], duration[1], duration[2]).path("schema").path("format")
+                    .asText(), String.join(" ", duration));
+        }
+        assertEquals("date-time", parameter(api, "/items", "post", "notBefore").path("schema").path("format").asText());
+        for (String[] id : new String[][] {{"/items", "post", "id"}, {"/items/{id}", "get", "id"},
+                {"/items/{id}", "delete", "id"}, {"/items/{id}/retry", "post", "id"}}) {
+            assertEquals(ApiSchemas.ID_PATTERN, parameter(api, id[0], id[1], id[2]).path("schema").path("pattern").asText(),
+                    String.join(" ", id));
+        }
+        for (String[] created : new String[][] {{"/items", "post", "Created"}, {"/items/batch", "post", "Enqueued"},
+                {"/schedules/{name}/trigger", "post", "Created"}}) {
+            JsonNode body = api.path("paths").path(created[0]).path(created[1]).path("responses").path("201")
+                    .path("content").path("application/json").path("schema");
+            assertEquals("#/components/schemas/" + created[2], body.path("$ref").asText(), String.join(" ", created));
+        }
+    }
+
+    /** The id pattern in the description is the grammar the service checks, on ids either side of its edges. */
+    @Test
+    void theDescribedIdPatternIsTheGrammarTheServiceChecks() {
+        java.util.regex.Pattern described = java.util.regex.Pattern.compile(ApiSchemas.ID_PATTERN);
+        for (String id : new String[] {"a", "A9", "0", "a.b_c-d", "x".repeat(128), "x".repeat(129), ".hidden", "-x", "_x",
+                "a~b", "a/b", "sp ace", "é", "", "a\n"}) {
+            assertEquals(io.leasehold.core.ItemId.isValid(id), described.matcher(id).matches(), "'" + id + "'");
+        }
+    }
+
+    private static JsonNode parameter(JsonNode api, String path, String method, String name) {
+        for (JsonNode p : api.path("paths").path(path).path(method).path("parameters")) {
+            if (p.path("name").asText().equals(name)) {
+                return p;
+            }
+        }
+        throw new AssertionError(method + " " + path + " has no parameter " + name);
+    }
+
     /** The scheduling parameters, and the states a listing takes, are described where they are taken. */
     @Test
     void theScheduleParametersAndTheListedStatesAreDescribed() throws Exception {
