@@ -15,7 +15,7 @@ import org.eclipse.microprofile.openapi.models.security.SecurityScheme;
  * The error answers every call of the API may give, added to each operation of the description (the
  * ones particular to a call are annotated on it, code and reason only), each given the {@link ApiError} body;
  * and the guard of the calls that change something: the bearer scheme of {@code leasehold.api.token}, required
- * by each of them, with the 401 it answers.
+ * by each of them, with the 401 it answers. The bodies' required fields and enums: {@link WireSchemas}.
  */
 public class ErrorAnswers implements OASFilter {
 
@@ -46,6 +46,7 @@ public class ErrorAnswers implements OASFilter {
                 .type(SecurityScheme.Type.HTTP).scheme("bearer")
                 .description("leasehold.api.token: when it is set, every call that changes something needs it as "
                         + "Authorization: Bearer <token>; reads never do"));
+        WireSchemas.refine(openAPI);
         if (openAPI.getPaths() == null || openAPI.getPaths().getPathItems() == null) {
             return;
         }

@@ -143,6 +143,45 @@ class OpenApiTest {
         }
     }
 
+    /** What the description says every body carries, the service's answers carry, with states from its enums. */
+    @Test
+    void theAnswersCarryEveryRequiredFieldAndTheirStatesAreInTheEnums() throws Exception {
+        JsonNode api = description();
+        ObjectMapper json = new ObjectMapper();
+        String id = SpoolFixture.uniqueId("described");
+        assertCarries(api, "Created", json.readTree(given().queryParam("id", id).body("p").when().post("/items").then()
+                .statusCode(201).extract().asString()));
+        assertCarries(api, "ItemView", json.readTree(given().when().get("/items/{id}", id).then().statusCode(200)
+                .extract().asString()));
+        assertCarries(api, "SpoolView", json.readTree(given().when().get("/spool").then().statusCode(200).extract()
+                .asString()));
+        JsonNode batch = json.readTree(given().contentType("application/x-ndjson")
+                .body(("{\"id\":\"" + id + "-b\",\"payload\":\"p\"}\n").getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                .when().post("/items/batch").then()
+                .statusCode(201).extract().asString());
+        assertCarries(api, "Enqueued", batch);
+        assertCarries(api, "Created", batch.path("items").get(0));
+        assertCarries(api, "ItemView", json.readTree(given().when().delete("/items/{id}", id).then().statusCode(200)
+                .extract().asString()));
+    }
+
+    private static void assertCarries(JsonNode api, String schemaName, JsonNode answer) {
+        JsonNode schema = api.path("components").path("schemas").path(schemaName);
+        assertTrue(schema.path("required").size() > 0, schemaName + " names no required field");
+        for (JsonNode field : schema.path("required")) {
+            assertTrue(answer.has(field.asText()), schemaName + " answer lacks " + field.asText() + ": " + answer);
+        }
+        JsonNode states = schema.path("properties").path("state").path("enum");
+        if (answer.has("state")) {
+            assertTrue(states.size() > 0, schemaName + ".state has no enum");
+            boolean listed = false;
+            for (JsonNode state : states) {
+                listed |= state.asText().equals(answer.path("state").asText());
+            }
+            assertTrue(listed, schemaName + ".state " + answer.path("state") + " is not in " + states);
+        }
+    }
+
     /** The id pattern in the description is the grammar the service checks, on ids either side of its edges. */
     @Test
     void theDescribedIdPatternIsTheGrammarTheServiceChecks() {
