@@ -57,12 +57,15 @@ public class ScheduleWiring {
     }
 
     /**
-     * The trigger may run before the start is over (quarkus-scheduler starts its timer early): until the start
-     * has built the firing, a tick does nothing, so a start that fails (a NATS that cannot be reached) stays
-     * the one line naming the key, and no tick opens the spool on the event loop.
+     * The scheduler is started halted ({@code quarkus.scheduler.start-mode=halted}) and resumed only here, once
+     * the start is over: a start that fails (a NATS that cannot be reached, a spool that cannot be made) stays
+     * the one line naming the key, with no trigger fired meanwhile (a trigger firing while the failed start
+     * shuts CDI down logged an error of its own), and no tick opens the spool on the event loop.
      */
-    void startedWith(@Observes @Priority(Integer.MAX_VALUE) StartupEvent start, ScheduleFiring firing) {
+    void startedWith(@Observes @Priority(Integer.MAX_VALUE) StartupEvent start, ScheduleFiring firing,
+            io.quarkus.scheduler.Scheduler scheduler) {
         this.started = firing;
+        scheduler.resume();
     }
 
     /** On the event loop, not a worker: a worker pool taken by slow uploads or handlers must not delay it. */

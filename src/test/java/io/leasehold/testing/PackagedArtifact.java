@@ -47,15 +47,29 @@ public final class PackagedArtifact {
     private final Path file;
     /** The JVM's class-data archive of the jar, made from a start of this very jar; null: none. */
     private final Path sharedArchive;
+    /** The java that runs the jar; null: the suite's own (java.home). */
+    private final Path java;
 
     private PackagedArtifact(Type type, Path file) {
-        this(type, file, null);
+        this(type, file, null, null);
     }
 
-    private PackagedArtifact(Type type, Path file, Path sharedArchive) {
+    private PackagedArtifact(Type type, Path file, Path sharedArchive, Path java) {
         this.type = type;
         this.file = file;
         this.sharedArchive = sharedArchive;
+        this.java = java;
+    }
+
+    /**
+     * The same jar run by another {@code java} (another JDK's), without the class-data archive, which is the
+     * suite's JDK's own. Only for a jar: a native runner has no JVM to choose.
+     */
+    public PackagedArtifact onJava(Path otherJava) {
+        if (type != Type.JAR) {
+            throw new IllegalStateException("a native runner is not run by a java: " + this);
+        }
+        return new PackagedArtifact(type, file, null, otherJava);
     }
 
     /** The artifact named by the file in {@link #LOCATION}, read on first use; every later call answers the same. */
@@ -71,7 +85,7 @@ public final class PackagedArtifact {
             if (read.type == Type.JAR && !cds.isBlank()) {
                 // Only a start's speed changes: the same jar, its classes mapped from an archive of its own.
                 Path archive = ClassDataArchive.prepare(read, Path.of(cds));
-                read = archive == null ? read : new PackagedArtifact(read.type, read.file, archive);
+                read = archive == null ? read : new PackagedArtifact(read.type, read.file, archive, null);
             }
             current = read;
         }
@@ -132,8 +146,8 @@ public final class PackagedArtifact {
      */
     public List<String> command(List<String> jvmOptions, Map<String, String> settings, List<String> args) {
         List<String> command = new ArrayList<>();
-        command.add(type == Type.JAR ? Path.of(System.getProperty("java.home"), "bin", "java").toString()
-                : file.toString());
+        command.add(type == Type.NATIVE ? file.toString()
+                : java != null ? java.toString() : Path.of(System.getProperty("java.home"), "bin", "java").toString());
         List<String> options = new ArrayList<>();
         String suiteOptions = System.getProperty(JVM_OPTIONS, "").strip();
         if (!suiteOptions.isEmpty()) {

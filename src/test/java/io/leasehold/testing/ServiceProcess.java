@@ -57,12 +57,18 @@ public final class ServiceProcess implements AutoCloseable {
      */
     public static ServiceProcess start(String name, Map<String, String> config, Map<String, String> env,
             List<String> wrapper) {
+        return start(name, config, env, wrapper, PackagedArtifact.current());
+    }
+
+    /** As {@link #start(String, Map, Map, List)}, running {@code artifact} (the jar on another JDK, say). */
+    public static ServiceProcess start(String name, Map<String, String> config, Map<String, String> env,
+            List<String> wrapper, PackagedArtifact artifact) {
         int port = FreePorts.take();
         Map<String, String> settings = new LinkedHashMap<>(config);
         settings.put("quarkus.http.port", Integer.toString(port));
         // Several processes share two cores with the build: keep each small (C1 alone: its.jvm.options, the pom).
         List<String> command = new ArrayList<>(wrapper);
-        command.addAll(PackagedArtifact.current().command(
+        command.addAll(artifact.command(
                 List.of("-Xmx160m", "-XX:+UseSerialGC"), settings, List.of()));
         try {
             Path dir = Files.createDirectories(Path.of("target", "it-logs"));
