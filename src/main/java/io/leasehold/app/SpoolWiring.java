@@ -92,13 +92,19 @@ public class SpoolWiring {
         }
     }
 
-    /** The start's line on a directory spool's ways of writing (docs/operations.md quotes it). */
+    /**
+     * The start's line on a directory spool's ways of writing (docs/operations.md quotes its three forms): with
+     * the Linux calls and a local filesystem, both by one call; without the calls (Java 17 to 21, linux-calls
+     * off), neither, and what they need; with the calls on another filesystem, renameat2 alone, and why not syncfs.
+     */
     static String howItWrites(java.nio.file.Path root, boolean rename, boolean syncfs) {
-        return "directory spool " + root + ": claims are settled " + (rename ? "by one renameat2" : "by link and unlink")
-                + ", batches synced " + (syncfs ? "by one syncfs" : "by an fsync per item") + " "
-                + (rename && syncfs ? "(leasehold.spool.linux-calls)"
-                        : "(renameat2 and syncfs need Java 22 or later and leasehold.spool.linux-calls=true; "
-                                + "syncfs also a local filesystem and Linux 5.17 on x86-64 or arm64)");
+        String how = "directory spool " + root + ": claims are settled " + (rename ? "by one renameat2" : "by link and unlink")
+                + ", batches synced " + (syncfs ? "by one syncfs" : "by an fsync per item") + " ";
+        if (rename && syncfs) {
+            return how + "(leasehold.spool.linux-calls)";
+        }
+        return how + (rename ? "(syncfs needs a local filesystem, ext4, xfs, btrfs or tmpfs, and Linux 5.17 on x86-64 or arm64)"
+                : "(renameat2 and syncfs need Java 22 or later and leasehold.spool.linux-calls=true)");
     }
 
     void closeBackend(@Disposes SpoolBackend backend) throws InterruptedException {

@@ -45,33 +45,40 @@ final class BatchSyncs {
 
     private static final Logger LOG = Logger.getLogger(BatchSyncs.class);
 
-    /** Present when batches sync by syncfs. */
+    /** The calls, when they have a syncfs that reports; whether the spool's filesystem suits it is {@link #local}. */
     private final Optional<LinuxCalls> syncfs;
+    private final Path root;
+    /** Whether the spool is on a local filesystem: looked at once its folders exist (a new spool's are made later). */
+    private volatile Boolean local;
     /** Whether a batch left to the fsyncs for want of a descriptor was said already (once is enough). */
     private final AtomicBoolean saidNoDescriptor = new AtomicBoolean();
 
-    private BatchSyncs(Optional<LinuxCalls> syncfs) {
+    private BatchSyncs(Optional<LinuxCalls> syncfs, Path root) {
         this.syncfs = syncfs;
+        this.root = root;
     }
 
     /** For the spool at {@code root}: by syncfs where the calls have it and the filesystem is a local one. */
     static BatchSyncs forSpool(Path root, Optional<LinuxCalls> linux) {
-        Optional<LinuxCalls> usable = linux.filter(LinuxCalls::syncsFileSystems);
-        if (usable.isPresent()) {
-            try {
-                if (!LOCAL.contains(Files.getFileStore(root).type())) {
-                    usable = Optional.empty();
-                }
-            } catch (IOException e) {
-                usable = Optional.empty(); // unknown: the fsync per payload is right everywhere
-            }
-        }
-        return new BatchSyncs(usable);
+        return new BatchSyncs(linux.filter(LinuxCalls::syncsFileSystems), root);
     }
 
     /** Whether batches sync by one syncfs (else by an fsync per payload). */
     boolean bySyncfs() {
-        return syncfs.isPresent();
+        return syncfs.isPresent() && onLocalFilesystem();
+    }
+
+    private boolean onLocalFilesystem() {
+        Boolean known = local;
+        if (known == null) {
+            try {
+                known = LOCAL.contains(Files.getFileStore(root).type());
+            } catch (IOException e) {
+                return false; // not there yet, or unreadable: fsyncs this time, and look again at the next batch
+            }
+            local = known;
+        }
+        return known;
     }
 
     /**
@@ -79,7 +86,7 @@ final class BatchSyncs {
      * filesystem every item of the spool is on (a link into pending/ never crosses filesystems).
      */
     Batch begin(Path tmp) {
-        if (syncfs.isEmpty()) {
+        if (!bySyncfs()) {
             return new Batch(null, -1);
         }
         int fd = syncfs.get().openDirectory(tmp);

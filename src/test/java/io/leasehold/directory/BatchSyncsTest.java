@@ -185,6 +185,16 @@ class BatchSyncsTest extends StoreTestBase {
         assertEquals(4, calls.calls.size(), "an older kernel's calls were used: " + calls.calls);
     }
 
+    /** A new spool's folders are made after its store: its filesystem is looked at once they exist, not before. */
+    @Test
+    void aSpoolWhoseFolderIsMadeAfterTheStoreSyncsBySyncfsOnceItExists() throws IOException {
+        Path later = dir.resolve("made-later");
+        BatchSyncs syncs = BatchSyncs.forSpool(later, Optional.of(calls));
+        assertFalse(syncs.bySyncfs(), "a folder that does not exist yet is on no known filesystem");
+        Files.createDirectories(later);
+        assertTrue(syncs.bySyncfs(), "looked at again once the folder exists");
+    }
+
     @Test
     void callsWithoutAReportingSyncfsKeepTheFsyncPerPayload() throws IOException {
         calls.supported = false; // a kernel before 5.17: its syncfs may answer 0 after a failed journal commit
