@@ -126,6 +126,15 @@ public class ApiErrors {
         return Response.fromResponse(answer(503, e.getMessage())).header(HttpHeaders.RETRY_AFTER, "1").build();
     }
 
+    /** Quarkus' own text names neither the type the call takes nor the fix. */
+    @ServerExceptionMapper
+    public Response unsupportedType(jakarta.ws.rs.NotSupportedException e, HttpHeaders headers) {
+        String sent = headers.getHeaderString(HttpHeaders.CONTENT_TYPE);
+        return answer(415, "the body's Content-Type is " + (sent == null ? "missing" : "'" + io.leasehold.core.ItemId
+                .printable(sent) + "'") + ": POST /items/batch takes Content-Type: " + BatchResource.NDJSON
+                + ", one JSON object a line (curl -H 'Content-Type: " + BatchResource.NDJSON + "' --data-binary @file)");
+    }
+
     @ServerExceptionMapper
     public Response web(WebApplicationException e) {
         int status = e.getResponse().getStatus();

@@ -359,8 +359,11 @@ abstract class BatchEnqueueContract extends BackendContract {
     @Test
     void aBodyOfAnotherTypeIsRefused() throws IOException {
         List<String> before = spool.holdings();
-        given().contentType("application/json").body(lines("typed", 2)).when().post("/items/batch").then()
-                .statusCode(415);
+        SpoolFixture.assertError(given().contentType("application/json").body(lines("typed", 2)).when()
+                .post("/items/batch").then(), 415, "takes Content-Type: application/x-ndjson");
+        // curl --data-binary sends application/x-www-form-urlencoded unless told otherwise
+        SpoolFixture.assertError(given().contentType("application/x-www-form-urlencoded").body(lines("typed", 2))
+                .when().post("/items/batch").then(), 415, "is 'application/x-www-form-urlencoded");
         assertEquals(before, spool.holdings());
     }
 }
