@@ -28,10 +28,13 @@ public class ApiTokenFilter {
             return Optional.empty();
         }
         String header = request.getHeaderString(HttpHeaders.AUTHORIZATION);
-        if (header != null && MessageDigest.isEqual(token.get(), bearerToken(header).getBytes(StandardCharsets.UTF_8))) {
+        String given = header == null ? "" : bearerToken(header);
+        if (!given.isEmpty() && MessageDigest.isEqual(token.get(), given.getBytes(StandardCharsets.UTF_8))) {
             return Optional.empty();
         }
-        Response unauthorized = ApiErrors.answer(401, "this call needs Authorization: Bearer <leasehold.api.token>");
+        Response unauthorized = ApiErrors.answer(401, given.isEmpty()
+                ? "this call needs Authorization: Bearer <leasehold.api.token>"
+                : "the token of Authorization: Bearer is not leasehold.api.token's: send the service's own");
         return Optional.of(Response.fromResponse(unauthorized).header(HttpHeaders.WWW_AUTHENTICATE, "Bearer").build());
     }
 

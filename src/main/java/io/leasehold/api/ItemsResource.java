@@ -95,7 +95,7 @@ public class ItemsResource {
             @Parameter(description = "a duration (PT30S, 30s, 90m, 2h, 7d): the item is not run before now plus it",
                     schema = @Schema(type = SchemaType.STRING, format = "duration", example = "90m"))
             @QueryParam("delay") String delay,
-            @HeaderParam(HttpHeaders.CONTENT_LENGTH) Long length, @Context UriInfo uri, InputStream body)
+            @Parameter(hidden = true) @HeaderParam(HttpHeaders.CONTENT_LENGTH) Long length, @Context UriInfo uri, InputStream body)
             throws IOException {
         // Quarkus REST hands "?id=" over as null, the same as no id at all; an empty id is still a bad id.
         id = given(uri, "id", id);

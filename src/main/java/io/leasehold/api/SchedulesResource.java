@@ -20,6 +20,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -32,6 +34,8 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "schedules")
 public class SchedulesResource {
+
+    private static final String NAME = "the schedule's name, as configured under leasehold.schedules";
 
     private final ScheduleFiring firing;
     private final ItemStore store;
@@ -69,7 +73,9 @@ public class SchedulesResource {
     })
     @POST
     @Path("/{name}/trigger")
-    public Uni<RestResponse<Created>> trigger(@PathParam("name") String name) {
+    public Uni<RestResponse<Created>> trigger(
+            @Parameter(description = NAME, schema = @Schema(type = SchemaType.STRING, pattern = ApiSchemas.SCHEDULE_NAME_PATTERN))
+            @PathParam("name") String name) {
         RecurringSchedule s = known(name);
         return OnWorkers.io(() -> {
             String id = firing.trigger(s);
@@ -86,7 +92,9 @@ public class SchedulesResource {
     })
     @POST
     @Path("/{name}/pause")
-    public Uni<ScheduleAnswer.PausedBy> pause(@PathParam("name") String name) {
+    public Uni<ScheduleAnswer.PausedBy> pause(
+            @Parameter(description = NAME, schema = @Schema(type = SchemaType.STRING, pattern = ApiSchemas.SCHEDULE_NAME_PATTERN))
+            @PathParam("name") String name) {
         return setPaused(name, true);
     }
 
@@ -98,7 +106,9 @@ public class SchedulesResource {
     })
     @POST
     @Path("/{name}/resume")
-    public Uni<ScheduleAnswer.PausedBy> resume(@PathParam("name") String name) {
+    public Uni<ScheduleAnswer.PausedBy> resume(
+            @Parameter(description = NAME, schema = @Schema(type = SchemaType.STRING, pattern = ApiSchemas.SCHEDULE_NAME_PATTERN))
+            @PathParam("name") String name) {
         return setPaused(name, false);
     }
 

@@ -107,6 +107,16 @@ class ApiTokenTest {
         }
     }
 
+    /** A missing token and a wrong one are told apart: the fix differs (send one, or send the right one). */
+    @Test
+    void aWrongTokenIsToldApartFromAMissingOne() {
+        SpoolFixture.assertError(as("").body("p").post("/items").then(), 401, "this call needs Authorization: Bearer");
+        SpoolFixture.assertError(as("Bearer wrong").body("p").post("/items").then(), 401,
+                "the token of Authorization: Bearer is not leasehold.api.token's");
+        SpoolFixture.assertError(as("Basic " + ApiTokenProfile.TOKEN).body("p").post("/items").then(), 401,
+                "this call needs Authorization: Bearer");
+    }
+
     @Test
     void readsWorkWithoutTheToken() {
         String id = SpoolFixture.uniqueId("readable");

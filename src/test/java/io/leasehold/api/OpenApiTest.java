@@ -182,6 +182,22 @@ class OpenApiTest {
         }
     }
 
+    /** A schedule's name is described with its grammar; the upload's own Content-Length is no argument of a client's. */
+    @Test
+    void scheduleNamesHaveTheirGrammarAndContentLengthIsNoParameter() throws Exception {
+        JsonNode api = description();
+        for (String call : new String[] {"trigger", "pause", "resume"}) {
+            assertEquals(ApiSchemas.SCHEDULE_NAME_PATTERN, parameter(api, "/schedules/{name}/" + call, "post", "name")
+                    .path("schema").path("pattern").asText(), call);
+        }
+        java.util.regex.Pattern described = java.util.regex.Pattern.compile(ApiSchemas.SCHEDULE_NAME_PATTERN);
+        for (String name : new String[] {"a", "nightly-report", "x_1", "x".repeat(64), "x".repeat(65), "a.b", "-a", ""}) {
+            assertEquals(io.leasehold.core.FireTimeIds.isName(name), described.matcher(name).matches(), "'" + name + "'");
+        }
+        assertTrue(!parameters(api, "/items", "post").containsKey("Content-Length"), parameters(api, "/items", "post")
+                .toString());
+    }
+
     /** The id pattern in the description is the grammar the service checks, on ids either side of its edges. */
     @Test
     void theDescribedIdPatternIsTheGrammarTheServiceChecks() {
