@@ -236,7 +236,8 @@ class PackagedServiceIT {
         assertError(refused, 401, needed);
         assertEquals("Bearer", refused.headers().firstValue("WWW-Authenticate").orElse(null));
         assertError(guarded.request("/items?id=t-1", b -> b.header("Authorization", "Bearer wrong")
-                .POST(BodyPublishers.ofString("x"))), 401, needed);
+                .POST(BodyPublishers.ofString("x"))), 401,
+                "the token of Authorization: Bearer is not leasehold.api.token's: send the service's own");
         assertError(post(guarded, "/drain", ""), 401, needed);
         assertError(get(guarded, "/items/t-1"), 404, "no item 't-1'");
 
