@@ -12,18 +12,14 @@ import org.eclipse.microprofile.openapi.models.media.Schema;
  */
 final class WireSchemas {
 
-    /** The fields every answer of each body carries. */
+    /** The fields every answer carries, of the bodies that leave their empty fields out (JsonInclude NON_NULL). */
     private static final Map<String, List<String>> REQUIRED = Map.of(
             "ItemView", List.of("id", "state"),
             "Created", List.of("id", "state"),
-            "Enqueued", List.of("items"),
-            "PastAttempt", List.of("attempt", "outcome"),
-            "DrainReport", List.of("claimed", "tookOver", "done", "failed", "retried", "lost", "handedBack", "idle",
-                    "budgetMs"),
-            "SpoolView", List.of("pending", "claimed", "scheduled", "retrying", "done", "failed", "oldestPendingAgeMs",
-                    "ignored"),
-            "Purged", List.of("purged"),
-            "Retried", List.of("retried"));
+            "PastAttempt", List.of("attempt", "outcome"));
+    /** Bodies that carry every field in every answer: each of their properties is required. */
+    private static final List<String> WHOLE = List.of("Enqueued", "DrainReport", "SpoolView", "Purged",
+            "Retried");
 
     /** The values a body's state takes. */
     private static final Map<String, List<String>> STATES = Map.of(
@@ -44,6 +40,12 @@ final class WireSchemas {
                 schema.setRequired(fields);
             }
         });
+        for (String name : WHOLE) {
+            Schema schema = schemas.get(name);
+            if (schema != null && schema.getProperties() != null) {
+                schema.setRequired(List.copyOf(schema.getProperties().keySet()));
+            }
+        }
         STATES.forEach((name, values) -> {
             Schema schema = schemas.get(name);
             Schema state = schema == null || schema.getProperties() == null ? null : schema.getProperties().get("state");
