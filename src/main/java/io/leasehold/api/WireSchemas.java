@@ -16,7 +16,8 @@ final class WireSchemas {
     private static final Map<String, List<String>> REQUIRED = Map.of(
             "ItemView", List.of("id", "state"),
             "Created", List.of("id", "state"),
-            "PastAttempt", List.of("attempt", "outcome"));
+            "PastAttempt", List.of("attempt", "outcome"),
+            "DrainState", List.of("paused"));
     /** Bodies that carry every field in every answer: each of their properties is required. */
     private static final List<String> WHOLE = List.of("Enqueued", "DrainReport", "SpoolView", "Purged",
             "Retried");

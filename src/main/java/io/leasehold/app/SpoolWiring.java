@@ -14,6 +14,7 @@ import io.leasehold.directory.SpoolEpochFloor;
 import io.leasehold.directory.SpoolLayout;
 import io.leasehold.drain.DrainEvents;
 import io.leasehold.drain.DrainSettings;
+import io.leasehold.drain.DrainPause;
 import io.leasehold.drain.Drainer;
 import io.leasehold.handler.Handler;
 import io.leasehold.lease.EpochFloor;
@@ -155,8 +156,9 @@ public class SpoolWiring {
     @Produces
     @Singleton
     Drainer drainer(Spool spool, TickingClock clock, LeaseTerms terms, DrainSettings settings, @Selected Handler handler,
-            ArrivalWatch arrivals, LeaseholdConfig config, DrainEvents events, LeaseService lease, RenewalThread renewals) {
+            ArrivalWatch arrivals, LeaseholdConfig config, DrainEvents events, LeaseService lease, RenewalThread renewals,
+            SpoolBackend backend) {
         return new Drainer(spool, clock, terms, settings, handler, lease.gate(), Infrastructure.getDefaultWorkerPool(),
-                renewals, arrivals, events, config.drain().auto());
+                renewals, arrivals, events, config.drain().auto(), new DrainPause(backend.drainSwitch(), clock));
     }
 }

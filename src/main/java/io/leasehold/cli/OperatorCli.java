@@ -3,6 +3,7 @@ package io.leasehold.cli;
 import io.leasehold.command.BuildVersion;
 import io.leasehold.command.LeaseCommand;
 import io.leasehold.command.items.CommandFailures;
+import io.leasehold.command.items.DrainCommand;
 import io.leasehold.command.items.ItemsCommand;
 import io.leasehold.command.items.SchedulesCommand;
 import io.leasehold.command.items.SpoolCommand;
@@ -28,7 +29,8 @@ import picocli.CommandLine;
 // Named by the jar's invocation, as lease's usage (Invocation) names it: usage lines show what to type.
 @Command(name = "java -jar quarkus-run.jar", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
         scope = CommandLine.ScopeType.INHERIT, usageHelpAutoWidth = false,
-        subcommands = {ItemsCommand.class, SpoolCommand.class, SchedulesCommand.class, LeaseUsage.class, CommandLine.HelpCommand.class},
+        subcommands = {ItemsCommand.class, SpoolCommand.class, SchedulesCommand.class, DrainCommand.class, LeaseUsage.class,
+            CommandLine.HelpCommand.class},
         description = {"Work items shared by instances through a spool.",
             "Run as java -jar quarkus-run.jar COMMAND, or the native runner with COMMAND; with no arguments at "
                 + "all the service starts.",

@@ -19,6 +19,7 @@ public final class DirectoryBackend implements SpoolBackend {
     private final PosixItemStore store;
     private final PosixSpoolUpkeep upkeep;
     private final DirectoryScheduleBook schedules;
+    private final DirectoryDrainSwitch drainSwitch;
 
     /**
      * The adapters on the spool under {@code layout}, whose folders its upkeep makes at start when missing;
@@ -37,6 +38,7 @@ public final class DirectoryBackend implements SpoolBackend {
         this.store = new PosixItemStore(layout, spool, terms, clock, sync);
         this.upkeep = new PosixSpoolUpkeep(layout, spool, store);
         this.schedules = new DirectoryScheduleBook(layout);
+        this.drainSwitch = new DirectoryDrainSwitch(layout);
     }
 
     /** Whether claims leave claimed/ by one renameat2 (Java 22+, leasehold.spool.linux-calls), else by link and unlink. */
@@ -66,6 +68,11 @@ public final class DirectoryBackend implements SpoolBackend {
     @Override
     public DirectoryScheduleBook schedules() {
         return schedules;
+    }
+
+    @Override
+    public DirectoryDrainSwitch drainSwitch() {
+        return drainSwitch;
     }
 
     @Override

@@ -1,19 +1,14 @@
 package io.leasehold.directory;
 
+import io.leasehold.spool.Pause;
 import io.leasehold.core.FireTimeIds;
-import io.leasehold.core.Generation;
 import io.leasehold.spool.ScheduleBook;
 import io.leasehold.spool.ScheduleBookText;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +24,6 @@ import java.util.Optional;
  */
 public final class DirectoryScheduleBook implements ScheduleBook {
 
-    private static final long MAX_BYTES = 4096;
     private static final String PAUSE = "pause";
 
     private final SpoolLayout layout;
@@ -65,7 +59,8 @@ public final class DirectoryScheduleBook implements ScheduleBook {
         if (!before.isEmpty() && !before.get(before.size() - 1).isBefore(mark.through())) {
             return;
         }
-        write(name, FireTimeIds.compact(mark.through()), ScheduleBookText.of(mark.lastFired()));
+        WrittenWhole.replace(layout, SpoolFolder.SCHEDULES, name + "~" + FireTimeIds.compact(mark.through()),
+                ScheduleBookText.of(mark.lastFired()));
         for (Instant older : before) { // the new one is in: what it replaces may go
             Files.deleteIfExists(file(name, FireTimeIds.compact(older)));
         }
@@ -82,7 +77,7 @@ public final class DirectoryScheduleBook implements ScheduleBook {
 
     @Override
     public void setPause(String name, Pause pause) throws IOException {
-        write(name, PAUSE, ScheduleBookText.of(pause));
+        WrittenWhole.replace(layout, SpoolFolder.SCHEDULES, name + "~" + PAUSE, ScheduleBookText.of(pause));
     }
 
     /** The fire times of {@code name}'s marks in the folder, oldest first; other entries are left alone. */
@@ -101,31 +96,12 @@ public final class DirectoryScheduleBook implements ScheduleBook {
         return found;
     }
 
-    private String read(Path file) throws IOException {
-        return new String(SpoolFiles.readBounded(file, MAX_BYTES), StandardCharsets.UTF_8);
+    private static String read(Path file) throws IOException {
+        return WrittenWhole.read(file);
     }
 
     private Path file(String name, String suffix) {
         return layout.file(SpoolFolder.SCHEDULES, name + "~" + suffix);
     }
 
-    /** Written whole in tmp/ and forced, renamed in, the folder forced: a crash leaves the old file or the new. */
-    private void write(String name, String suffix, String text) throws IOException {
-        Path folder = layout.folder(SpoolFolder.SCHEDULES);
-        if (!Files.exists(folder, LinkOption.NOFOLLOW_LINKS)) {
-            Files.createDirectories(folder);
-        }
-        SpoolLayout.requireOwnDirectory(folder);
-        Path tmp = layout.file(SpoolFolder.TMP, "schedule~" + name + "~" + Generation.first().nonce());
-        try {
-            try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                out.write(java.nio.ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
-                out.force(true);
-            }
-            Files.move(tmp, file(name, suffix), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
-        SpoolLayout.forceDirectory(folder);
-    }
 }

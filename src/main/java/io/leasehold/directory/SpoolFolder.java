@@ -20,7 +20,9 @@ public enum SpoolFolder {
     /** Spools written before {@code attempts/} kept why an item last failed here, by id; still read, never written. */
     REASONS("reasons"),
     /** Per recurring schedule: its mark, {@code <name>~<fire time>}, and a pause by hand, {@code <name>~pause}. */
-    SCHEDULES("schedules");
+    SCHEDULES("schedules"),
+    /** The fleet's switches by hand: {@code drain~pause}, the drain's pause ({@link DirectoryDrainSwitch}). */
+    CONTROL("control");
 
     private final String dirName;
 

@@ -27,11 +27,11 @@ final class DrainTally implements DrainEvents {
                 handedBack.get());
     }
 
-    DrainReport since(Snapshot before, boolean idle, Duration budget) {
+    DrainReport since(Snapshot before, boolean idle, boolean paused, Duration budget) {
         Snapshot now = snapshot();
         return new DrainReport(now.claimed - before.claimed, now.tookOver - before.tookOver, now.done - before.done,
                 now.failed - before.failed, now.retried - before.retried, now.lost - before.lost,
-                now.handedBack - before.handedBack, idle, budget.toMillis());
+                now.handedBack - before.handedBack, idle, paused, budget.toMillis());
     }
 
     @Override

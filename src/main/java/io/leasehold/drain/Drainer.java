@@ -7,6 +7,7 @@ import io.leasehold.core.Sightings;
 import io.leasehold.handler.Handler;
 import io.leasehold.lease.LeaseGate;
 import io.leasehold.spool.ArrivalWatch;
+import io.leasehold.spool.Pause;
 import io.leasehold.spool.Spool;
 import io.leasehold.workers.Blocking;
 import io.smallrye.mutiny.Uni;
@@ -49,6 +50,7 @@ public final class Drainer {
     private final ClaimWork work;
     private final ActStops stops;
     private final Slots slots;
+    private final DrainPause pause;
 
     private final Map<String, HeldClaim> held = new ConcurrentHashMap<>();
     private final Map<HeldClaim, ClaimWork.Run> working = new ConcurrentHashMap<>();
@@ -64,8 +66,9 @@ public final class Drainer {
 
     public Drainer(Spool spool, TickingClock clock, LeaseTerms terms, DrainSettings settings, Handler handler,
             LeaseGate gate, Executor workers, Executor renewals, ArrivalWatch arrivals, DrainEvents events,
-            boolean auto) {
+            boolean auto, DrainPause pause) {
         this.spool = spool;
+        this.pause = pause;
         this.renewals = renewals;
         this.clock = clock;
         this.terms = terms;
@@ -106,7 +109,7 @@ public final class Drainer {
 
     /** Whether to claim now: always when draining on its own, else only during a drain pass. */
     private boolean claiming() {
-        return accepting && (auto || passes.get() > 0) && gate.mayClaim();
+        return accepting && (auto || passes.get() > 0) && gate.mayClaim() && !pause.paused();
     }
 
     /**
@@ -130,6 +133,7 @@ public final class Drainer {
     /** Looks for expired claims and new items now (what the poll tick does). */
     public Uni<Void> pollNow() {
         return Blocking.run(workers, () -> {
+            pause.refresh();
             source.newRound();
             scanClaims();
             slots.fillSynchronously();
@@ -178,11 +182,32 @@ public final class Drainer {
         DrainTally.Snapshot before = tally.snapshot();
         source.newRound(); // a new pass is the next chance, as a poll tick is
         passes.incrementAndGet();
-        return Blocking.run(workers, this::scanClaims)
-                .chain(() -> accepting ? idleWaiters.await(budget, slots::requestFill, () -> false)
+        return Blocking.run(workers, () -> {
+                    pause.refresh();
+                    scanClaims();
+                })
+                // Paused, the pass starts nothing: it answers at once rather than wait out its budget.
+                .chain(() -> accepting && !pause.paused() ? idleWaiters.await(budget, slots::requestFill, () -> false)
                         : Uni.createFrom().item(false))
                 .onTermination().invoke(passes::decrementAndGet)
-                .map(idle -> tally.since(before, idle, budget));
+                .map(idle -> tally.since(before, idle, pause.paused(), budget));
+    }
+
+    /**
+     * Pauses or resumes claiming for the whole fleet (blocking: it writes the store). This instance obeys at
+     * once, the others at their next poll tick or drain pass; a resume fills the slots here now.
+     */
+    public Pause setPaused(boolean paused, String by) throws IOException {
+        Pause p = pause.set(paused, by);
+        if (!p.paused()) {
+            slots.requestFill();
+        }
+        return p;
+    }
+
+    /** The drain's pause as last read or made here. */
+    public DrainPause pause() {
+        return pause;
     }
 
     public int claimsHeld() {

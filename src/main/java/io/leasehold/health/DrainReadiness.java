@@ -8,7 +8,8 @@ import org.eclipse.microprofile.health.Readiness;
 
 /**
  * DOWN while outcomes wait to be written (a full disk, an I/O error while settling): the instance keeps
- * and renews those claims and tries again, but it cannot finish work until the spool takes writes.
+ * and renews those claims and tries again, but it cannot finish work until the spool takes writes. A pause
+ * of the fleet's drain is shown, not DOWN: a paused instance still serves the API and renews what it holds.
  */
 @Readiness
 @Singleton
@@ -24,6 +25,6 @@ public class DrainReadiness implements HealthCheck {
     public HealthCheckResponse call() {
         int waiting = drainer.settlementsWaiting();
         return HealthCheckResponse.named("drain").status(waiting == 0).withData("settlementsWaiting", waiting)
-                .withData("claimsHeld", drainer.claimsHeld()).build();
+                .withData("claimsHeld", drainer.claimsHeld()).withData("paused", drainer.pause().paused()).build();
     }
 }

@@ -12,6 +12,7 @@ import io.leasehold.nats.NatsSettings;
 import io.leasehold.spool.Anomaly;
 import io.leasehold.spool.ArrivalWatch;
 import io.leasehold.spool.ItemStore;
+import io.leasehold.spool.DrainSwitch;
 import io.leasehold.spool.ScheduleBook;
 import io.leasehold.spool.Spool;
 import io.leasehold.spool.SpoolBackend;
@@ -30,10 +31,12 @@ public final class JetStreamBackend implements SpoolBackend {
     private final JetStreamUpkeep upkeep;
     private final Ledger ledger;
     private final JetStreamScheduleBook schedules;
+    private final JetStreamDrainSwitch drainSwitch;
 
     private JetStreamBackend(Connection connection, Ledger ledger, JetStreamSpool spool, JetStreamItemStore store,
-            JetStreamUpkeep upkeep, JetStreamScheduleBook schedules) {
+            JetStreamUpkeep upkeep, JetStreamScheduleBook schedules, JetStreamDrainSwitch drainSwitch) {
         this.schedules = schedules;
+        this.drainSwitch = drainSwitch;
         this.connection = connection;
         this.ledger = ledger;
         this.spool = spool;
@@ -54,7 +57,8 @@ public final class JetStreamBackend implements SpoolBackend {
         JetStreamItemStore store = new JetStreamItemStore(ledger, payloads, spool, terms, clock, tmpMaxAge);
         return new JetStreamBackend(connection, ledger, spool, store,
                 new JetStreamUpkeep(connection, ledger, store, new OrphanPayloads(ledger, payloads), servers),
-                new JetStreamScheduleBook(connection, bucket, replicas));
+                new JetStreamScheduleBook(connection, bucket, replicas),
+                new JetStreamDrainSwitch(connection, bucket, replicas));
     }
 
     @Override
@@ -75,6 +79,11 @@ public final class JetStreamBackend implements SpoolBackend {
     @Override
     public ScheduleBook schedules() {
         return schedules;
+    }
+
+    @Override
+    public DrainSwitch drainSwitch() {
+        return drainSwitch;
     }
 
     /** A watch of the ledger for the drain; each call a new one, started and closed by the drain. */

@@ -1,12 +1,12 @@
 package io.leasehold.jetstream;
 
+import io.leasehold.spool.Pause;
 import io.leasehold.spool.ScheduleBook;
 import io.leasehold.spool.ScheduleBookText;
 import io.nats.client.Connection;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.KeyValue;
 import io.nats.client.api.KeyValueEntry;
-import io.nats.client.api.KeyValueOperation;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -20,15 +20,10 @@ import java.util.Optional;
  */
 final class JetStreamScheduleBook implements ScheduleBook {
 
-    private final Connection connection;
-    private final String bucket;
-    private final int replicas;
-    private volatile KeyValue kv;
+    private final SideBucket bucket;
 
     JetStreamScheduleBook(Connection connection, String ledgerBucket, int replicas) {
-        this.connection = connection;
-        this.bucket = ledgerBucket + "-schedules";
-        this.replicas = replicas;
+        this.bucket = new SideBucket(connection, ledgerBucket, "schedules", replicas);
     }
 
     @Override
@@ -75,26 +70,11 @@ final class JetStreamScheduleBook implements ScheduleBook {
     }
 
     private Optional<KeyValueEntry> read(String key) throws IOException {
-        try {
-            KeyValueEntry e = NatsCalls.guarded("reading " + key + " in " + bucket, () -> kv().get(key));
-            return e == null || e.getOperation() != KeyValueOperation.PUT || e.getValue() == null
-                    ? Optional.empty() : Optional.of(e);
-        } catch (JetStreamApiException e) {
-            throw new IOException(key + " in " + bucket + " could not be read: " + e.getMessage(), e);
-        }
+        return bucket.read(key);
     }
 
     private KeyValue kv() throws IOException, JetStreamApiException {
-        KeyValue made = kv;
-        if (made == null) {
-            synchronized (this) {
-                if (kv == null) {
-                    kv = Ledger.bucket(connection, bucket, replicas, "making the schedules' bucket " + bucket);
-                }
-                made = kv;
-            }
-        }
-        return made;
+        return bucket.kv();
     }
 
     private static byte[] encode(Mark mark) {

@@ -30,6 +30,11 @@ public final class Holders {
         return HolderTag.of(hostName(), ProcessHandle.current().pid());
     }
 
+    /** This process as {@code <host> pid <pid>}: who asked, in what the fleet keeps by hand (a pause). */
+    public static String hostAndPid() {
+        return hostName() + " pid " + ProcessHandle.current().pid();
+    }
+
     private static String hostName() {
         String fromEnv = System.getenv("HOSTNAME");
         if (fromEnv != null && !fromEnv.isBlank()) {

@@ -1,5 +1,6 @@
 package io.leasehold.schedule;
 
+import io.leasehold.spool.Pause;
 import io.leasehold.core.Clock;
 import io.leasehold.core.DueFireTimes;
 import io.leasehold.core.DurationText;
@@ -115,8 +116,8 @@ public final class ScheduleFiring {
 
     private ScheduleView look(RecurringSchedule s, ScheduleView before) throws IOException {
         Optional<Mark> mark = book.mark(s.name());
-        Optional<ScheduleBook.Pause> pause = book.pause(s.name());
-        boolean paused = pause.map(ScheduleBook.Pause::paused).orElse(s.paused());
+        Optional<Pause> pause = book.pause(s.name());
+        boolean paused = pause.map(Pause::paused).orElse(s.paused());
         Instant now = clock.now();
         DueFireTimes.Due due = DueFireTimes.at(s, mark.map(Mark::through), now, paused);
         reportBehind(s, before, due.behind());
@@ -229,13 +230,13 @@ public final class ScheduleFiring {
     }
 
     /** Pauses or resumes a schedule for the whole fleet (kept in the spool); the next tick of every instance obeys. */
-    public ScheduleBook.Pause setPaused(RecurringSchedule s, boolean paused, String by) throws IOException {
-        Optional<ScheduleBook.Pause> already = book.pause(s.name());
+    public Pause setPaused(RecurringSchedule s, boolean paused, String by) throws IOException {
+        Optional<Pause> already = book.pause(s.name());
         if (already.isPresent() && already.get().paused() == paused) {
             return already.get(); // a second pause (or resume) changes nothing, its time and author included
         }
         Instant now = clock.now();
-        ScheduleBook.Pause pause = new ScheduleBook.Pause(paused, now, by);
+        Pause pause = new Pause(paused, now, by);
         if (!paused) {
             // Fire times of the pause are passed over even if no holder looked while it lasted (the fleet down,
             // a failover): moving a mark forward is safe from any instance, and the id still makes each item once.

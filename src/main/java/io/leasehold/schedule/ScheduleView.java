@@ -1,5 +1,6 @@
 package io.leasehold.schedule;
 
+import io.leasehold.spool.Pause;
 import io.leasehold.core.RecurringSchedule;
 import io.leasehold.spool.ScheduleBook;
 import java.time.Duration;
@@ -19,7 +20,7 @@ import java.time.Instant;
  * @param seenAt when this instance looked last, on its clock; null before its first look
  * @param problem why the last look or fire failed (the spool unreachable, a refusal), null when it did not
  */
-public record ScheduleView(RecurringSchedule schedule, ScheduleBook.Mark mark, boolean paused, ScheduleBook.Pause pause,
+public record ScheduleView(RecurringSchedule schedule, ScheduleBook.Mark mark, boolean paused, Pause pause,
         Instant next, boolean late, Duration behind, Instant firstSeenAt, Instant seenAt, String problem) {
 
     static ScheduleView unseen(RecurringSchedule schedule) {
@@ -27,7 +28,7 @@ public record ScheduleView(RecurringSchedule schedule, ScheduleBook.Mark mark, b
     }
 
     /** As seen, with a pause or resume by hand just kept in the spool (shown at once, not at the next tick). */
-    ScheduleView with(ScheduleBook.Pause byHand) {
+    ScheduleView with(Pause byHand) {
         Instant shown = byHand.paused() ? null : next != null ? next
                 : schedule.recurrence().after(byHand.since()).orElse(null); // resumed: its next from now
         return new ScheduleView(schedule, mark, byHand.paused(), byHand, shown, late && !byHand.paused(), behind,

@@ -43,8 +43,4 @@ public interface ScheduleBook {
      */
     record Fired(Instant fireTime, String id, long epoch, String by, Instant at) {
     }
-
-    /** @param by who asked (the instance, or the command line's user) */
-    record Pause(boolean paused, Instant since, String by) {
-    }
 }

@@ -1,13 +1,12 @@
 package io.leasehold.spool;
 
 import io.leasehold.spool.ScheduleBook.Fired;
-import io.leasehold.spool.ScheduleBook.Pause;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * How both backends write what the schedules' book holds beside a mark's name or key: {@code key=value}
+ * How both backends write what the schedules' book holds beside a mark's name or key, and a pause ({@link Pause}): {@code key=value}
  * lines, one fact each, read back leniently (an unknown line is ignored, so a newer writer's additions do
  * not stop an older reader).
  */

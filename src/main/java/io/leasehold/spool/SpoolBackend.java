@@ -21,6 +21,9 @@ public interface SpoolBackend extends AutoCloseable {
     /** What the spool keeps per recurring schedule: marks and pauses, for the whole fleet. */
     ScheduleBook schedules();
 
+    /** Whether the fleet may start new attempts: the drain's pause by hand. */
+    DrainSwitch drainSwitch();
+
     /** A new watch of arrivals for a drain that runs on its own; started and closed by that drain. */
     ArrivalWatch arrivals();
 

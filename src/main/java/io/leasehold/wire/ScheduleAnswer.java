@@ -1,5 +1,6 @@
 package io.leasehold.wire;
 
+import io.leasehold.spool.Pause;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.leasehold.core.RecurringSchedule;
 import io.leasehold.schedule.ScheduleView;
@@ -37,7 +38,7 @@ public record ScheduleAnswer(String name, String cron, String every, String time
         RecurringSchedule s = v.schedule();
         boolean cron = s.rule().equals("cron");
         ScheduleBook.Fired f = v.mark() == null ? null : v.mark().lastFired();
-        ScheduleBook.Pause p = v.pause();
+        Pause p = v.pause();
         return new ScheduleAnswer(s.name(), cron ? s.expression() : null, cron ? null : s.expression(),
                 cron ? s.timeZone() : null,
                 s.misfire().label(), s.misfire() == io.leasehold.core.Misfire.ALL ? s.maxCatchUp() : null, v.paused(),

@@ -85,6 +85,16 @@ class ApiTokenTest {
     }
 
     @Test
+    void pauseAndResumeNeedTheTokenAndTheStateIsReadWithoutIt() {
+        refusedEveryWay(r -> r.post("/drain/pause"));
+        given().when().get("/drain").then().statusCode(200).body("paused", equalTo(false));
+        as(RIGHT).when().post("/drain/pause").then().statusCode(200).body("paused", equalTo(true));
+        refusedEveryWay(r -> r.post("/drain/resume"));
+        given().when().get("/drain").then().statusCode(200).body("paused", equalTo(true));
+        as(RIGHT).when().post("/drain/resume").then().statusCode(200).body("paused", equalTo(false));
+    }
+
+    @Test
     void bulkRetryAndPurgeNeedTheToken() {
         String id = SpoolFixture.uniqueId("guarded-bulk");
         as(RIGHT).queryParam("id", id).body("p").when().post("/items").then().statusCode(201);

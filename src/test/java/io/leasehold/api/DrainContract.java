@@ -2,12 +2,18 @@ package io.leasehold.api;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.spool.ItemState;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import io.leasehold.testing.DrivenClock;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -17,6 +23,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * settled items are deltas: the JetStream ledger keeps those of earlier tests (the directory is emptied).
  */
 abstract class DrainContract extends BackendContract {
+
+    @Inject
+    DrivenClock clock;
 
     private static int doneCount() {
         return given().when().get("/spool").then().statusCode(200).extract().path("done");
@@ -43,6 +52,39 @@ abstract class DrainContract extends BackendContract {
         // Nothing left: a second pass claims nothing and is idle at once.
         given().when().post("/drain").then().statusCode(200).body("claimed", equalTo(0)).body("idle", equalTo(true))
                 .body("budgetMs", equalTo(30_000));
+    }
+
+    /** The fleet's pause: kept in the backend's store, obeyed by drain passes, shown by GET /drain, readiness and a gauge. */
+    @Test
+    void aPauseStopsDrainPassesUntilAResumeAndIsShownEverywhere() {
+        given().when().post("/drain/resume").then().statusCode(200).body("paused", equalTo(false));
+        String id = SpoolFixture.uniqueId("paused");
+        given().queryParam("id", id).body("p").when().post("/items").then().statusCode(201);
+
+        String since = given().when().post("/drain/pause").then().statusCode(200).body("paused", equalTo(true))
+                .body("by", startsWith("api on ")).extract().path("since");
+        given().when().get("/drain").then().statusCode(200).body("paused", equalTo(true)).body("since", equalTo(since));
+        given().when().post("/drain/pause").then().statusCode(200).body("since", equalTo(since)); // changes nothing
+        given().queryParam("budget", "10s").when().post("/drain").then().statusCode(200)
+                .body("paused", equalTo(true)).body("claimed", equalTo(0)).body("idle", equalTo(false));
+        given().when().get("/items/{id}", id).then().body("state", equalTo("pending"));
+        given().when().get("/q/health/ready").then().statusCode(200)
+                .body("checks.find { it.name == 'drain' }.data.paused", equalTo(true));
+        assertEquals(1.0, Scrape.now().sample("leasehold_drain_paused", ""));
+
+        clock.advance(Duration.ofSeconds(1));
+        given().when().post("/drain/resume").then().statusCode(200).body("paused", equalTo(false))
+                .body("since", not(equalTo(since)));
+        given().when().get("/drain").then().body("paused", equalTo(false));
+        given().queryParam("budget", "10s").when().post("/drain").then().statusCode(200)
+                .body("paused", equalTo(false)).body("done", equalTo(1));
+        given().when().get("/items/{id}", id).then().body("state", equalTo("done"));
+        assertEquals(0.0, Scrape.now().sample("leasehold_drain_paused", ""));
+    }
+
+    @AfterEach
+    void resumed() {
+        given().when().post("/drain/resume").then().statusCode(200); // the JetStream ledger outlives a test
     }
 
     @ParameterizedTest

@@ -50,6 +50,9 @@ class OpenApiTest {
                 Map.entry("post /items/batch", Set.of("201", "400", "401", "406", "408", "409", "413", "415", "500",
                         "503", "507")),
                 Map.entry("post /drain", Set.of("200", "400", "401", "406", "500", "503")),
+                Map.entry("get /drain", Set.of("200", "406", "500", "503")),
+                Map.entry("post /drain/pause", Set.of("200", "401", "406", "500", "503", "507")),
+                Map.entry("post /drain/resume", Set.of("200", "401", "406", "500", "503", "507")),
                 Map.entry("get /spool", Set.of("200", "406", "500", "503")),
                 Map.entry("get /lease", Set.of("200", "406", "500", "503")),
                 Map.entry("get /schedules", Set.of("200", "406", "500", "503")),
@@ -102,7 +105,7 @@ class OpenApiTest {
                 }
             }
         }
-        assertEquals(15, calls, "calls described: " + operationIds);
+        assertEquals(18, calls, "calls described: " + operationIds);
     }
 
     /**
@@ -163,6 +166,10 @@ class OpenApiTest {
         assertCarries(api, "Created", batch.path("items").get(0));
         assertCarries(api, "ItemView", json.readTree(given().when().delete("/items/{id}", id).then().statusCode(200)
                 .extract().asString()));
+        assertCarries(api, "DrainState", json.readTree(given().when().get("/drain").then().statusCode(200).extract()
+                .asString()));
+        assertCarries(api, "DrainReport", json.readTree(given().queryParam("budget", "1ms").when().post("/drain").then()
+                .statusCode(200).extract().asString()));
     }
 
     private static void assertCarries(JsonNode api, String schemaName, JsonNode answer) {

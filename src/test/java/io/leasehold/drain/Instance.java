@@ -4,6 +4,7 @@ import io.leasehold.config.Mapped;
 import io.leasehold.core.Backoff;
 import io.leasehold.core.LeaseTerms;
 import io.leasehold.core.TakeoverRule;
+import io.leasehold.directory.DirectoryDrainSwitch;
 import io.leasehold.directory.PosixSpool;
 import io.leasehold.directory.SpoolAnomalies;
 import io.leasehold.directory.SpoolLayout;
@@ -66,7 +67,7 @@ final class Instance implements AutoCloseable {
         DrainSettings settings = new DrainSettings(2, maxAttempts, Duration.ofSeconds(1), Duration.ZERO,
                 new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(8)), Duration.ZERO, takeover);
         drainer = new Drainer(decorate.apply(spool), clock, TERMS, settings, handler, gate, workers, workers,
-                arrivals, events, auto);
+                arrivals, events, auto, new DrainPause(new DirectoryDrainSwitch(layout), clock));
         drainer.start();
     }
 

@@ -67,7 +67,8 @@ class ItemLogContextTest extends SpoolTestBase {
                 new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(8)), Duration.ZERO, TakeoverRule.READING);
         Drainer drainer = new Drainer(new PosixSpool(layout, new SpoolAnomalies(), clock,
                 Mapped.defaults().item().maxBytes().asLongValue()), clock, Instance.TERMS,
-                settings, handler, new Instance.TestGate(), oneWorker, renewals, ArrivalWatch.NONE, events, true);
+                settings, handler, new Instance.TestGate(), oneWorker, renewals, ArrivalWatch.NONE, events, true,
+                DrainPause.never(clock));
         drainer.start();
         return drainer;
     }

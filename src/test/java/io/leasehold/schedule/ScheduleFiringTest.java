@@ -1,5 +1,6 @@
 package io.leasehold.schedule;
 
+import io.leasehold.spool.Pause;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;

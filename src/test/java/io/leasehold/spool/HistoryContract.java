@@ -12,6 +12,7 @@ import io.leasehold.core.TakeoverRule;
 import io.leasehold.drain.DrainEvents;
 import io.leasehold.drain.DrainReport;
 import io.leasehold.drain.DrainSettings;
+import io.leasehold.drain.DrainPause;
 import io.leasehold.drain.Drainer;
 import io.leasehold.handler.Handler;
 import io.leasehold.handler.WorkItem;
@@ -60,7 +61,7 @@ public abstract class HistoryContract extends ItemStoreContract {
         DrainSettings settings = new DrainSettings(2, 5, Duration.ofSeconds(1), Duration.ZERO,
                 new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(8)), Duration.ZERO, TakeoverRule.OBSERVED);
         drainer = new Drainer(spool, clock, TERMS, settings, handler, () -> EPOCH, workers, workers, ArrivalWatch.NONE,
-                DrainEvents.NONE, false);
+                DrainEvents.NONE, false, DrainPause.never(clock));
         drainer.start();
         return drainer;
     }

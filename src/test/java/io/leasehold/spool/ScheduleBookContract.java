@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.spool.ScheduleBook.Fired;
 import io.leasehold.spool.ScheduleBook.Mark;
-import io.leasehold.spool.ScheduleBook.Pause;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

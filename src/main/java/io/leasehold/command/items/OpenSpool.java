@@ -14,6 +14,7 @@ import io.leasehold.schedule.ScheduleEvents;
 import io.leasehold.schedule.ScheduleFiring;
 import io.leasehold.spool.Anomaly;
 import io.leasehold.spool.BulkActions;
+import io.leasehold.spool.DrainSwitch;
 import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.SpoolBackend;
 import java.io.IOException;
@@ -86,6 +87,11 @@ final class OpenSpool implements AutoCloseable {
      * The configured schedules on this spool, as a service sees them, for a command: it reads marks and pauses,
      * fires by hand, pauses and resumes, and never fires a fire time (its gate refuses: that is a holder's).
      */
+    /** The fleet's pause of the drain, in this spool. */
+    DrainSwitch drainSwitch() {
+        return backend.drainSwitch();
+    }
+
     ScheduleFiring schedules() {
         return new ScheduleFiring(ConfigRecords.schedules(config), backend.schedules(), store, () -> {
             throw new ActRefused("a command never fires a schedule's fire times");

@@ -1,5 +1,6 @@
 package io.leasehold.command.items;
 
+import io.leasehold.spool.Pause;
 import io.leasehold.core.RecurringSchedule;
 import io.leasehold.schedule.ScheduleFiring;
 import io.leasehold.spool.ScheduleBook;
@@ -29,7 +30,7 @@ abstract class ScheduleAction extends SpoolAction {
 
     /** A pause or resume, printed as {@code POST /schedules/{name}/pause} answers it. */
     void paused(ScheduleFiring firing, RecurringSchedule s, boolean paused) throws IOException {
-        ScheduleBook.Pause p = firing.setPaused(s, paused, "command line");
+        Pause p = firing.setPaused(s, paused, "command line");
         print(new ScheduleAnswer.PausedBy(p.paused(), p.since(), p.by()), new Table()
                 .row("schedule", s.name()).row("paused", Boolean.toString(p.paused())).row("since", p.since().toString())
                 .render());

@@ -1,0 +1,50 @@
+package io.leasehold.jetstream;
+
+import io.leasehold.spool.DrainSwitch;
+import io.leasehold.spool.DrainSwitchContract;
+import io.leasehold.testing.SharedNatsServer;
+import io.nats.client.Connection;
+import io.nats.client.Nats;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+
+/** The contract on a real nats-server: two connections, as two instances, on a fresh bucket per test. */
+@Execution(ExecutionMode.CONCURRENT) // beside the one-at-a-time tests: see the surefire settings in pom.xml
+class JetStreamDrainSwitchTest extends DrainSwitchContract {
+
+    @RegisterExtension
+    static final SharedNatsServer NATS = new SharedNatsServer();
+    private static final AtomicInteger BUCKETS = new AtomicInteger();
+    private Connection a;
+    private Connection b;
+    private Connection c;
+    private String ledger;
+
+    @BeforeEach
+    void open() throws Exception {
+        a = Nats.connect(NATS.server().url());
+        b = Nats.connect(NATS.server().url());
+        ledger = "switch-" + ProcessHandle.current().pid() + "-" + BUCKETS.incrementAndGet();
+        one = new JetStreamDrainSwitch(a, ledger, 1);
+        other = new JetStreamDrainSwitch(b, ledger, 1);
+    }
+
+    @Override
+    protected DrainSwitch reopened() throws Exception {
+        c = Nats.connect(NATS.server().url());
+        return new JetStreamDrainSwitch(c, ledger, 1);
+    }
+
+    @AfterEach
+    void close() throws InterruptedException {
+        a.close();
+        b.close();
+        if (c != null) {
+            c.close();
+        }
+    }
+}
