@@ -1,5 +1,5 @@
-// leasehold status page. Reads GET /spool, /lease, /schedules and /items?state=claimed|scheduled|retrying|failed every
-// 2 s while the tab is shown; POSTs retries. Every value is put in the page as text (textContent, dataset), never as HTML:
+// leasehold status page. Reads GET /spool, /lease, /drain, /schedules and /items?state=claimed|scheduled|retrying|failed
+// every 2 s while the tab is shown; POSTs retries. Every value is put in the page as text (textContent, dataset), never as HTML:
 // ids and reasons are user data.
 'use strict';
 (function () {
@@ -185,12 +185,13 @@
     clearTimeout(timer);
     timer = null;
     try {
-      const [spool, lease, claimed, failed, scheduled, retrying, recurring] = await Promise.all([getJson('/spool'),
+      const [spool, lease, claimed, failed, scheduled, retrying, recurring, paused] = await Promise.all([getJson('/spool'),
         getJson('/lease'), getJson('/items?state=claimed&limit=' + LISTED), getJson('/items?state=failed&limit=' + LISTED),
         getJson('/items?state=scheduled&limit=' + LISTED), getJson('/items?state=retrying&limit=' + LISTED),
-        getJson('/schedules')]);
+        getJson('/schedules'), getJson('/drain')]);
       const now = Date.now();
       showSpool(spool, now);
+      drain.show(paused);
       showLease(lease);
       schedules.show(recurring, now);
       showClaims(claimed, spool.claimed, now);
@@ -230,7 +231,7 @@
   async function acting(work) {
     if (busy) return;
     busy = true;
-    document.querySelectorAll('button.retry, #retry-all, button.schedule-act').forEach((b) => { b.disabled = true; });
+    document.querySelectorAll('button.retry, #retry-all, button.schedule-act, #drain-toggle').forEach((b) => { b.disabled = true; });
     try {
       notice(await work());
     } catch (e) {
@@ -275,14 +276,17 @@
     });
   }
 
-  // The Schedules section (status-page-schedules.js): its buttons POST as the retries do, then say what was done
-  // (done: the answer's body to the notice's text).
-  const schedules = window.LeaseholdSchedules({ el: el, idCell: idCell, runs: runs, duration: duration,
-    act: (path, done) => acting(async () => {
+  // The Schedules section (status-page-schedules.js) and the drain's pause (status-page-drain.js): their buttons
+  // POST as the retries do, then say what was done (done: the answer's body to the notice's text).
+  function act(path, done) {
+    acting(async () => {
       const res = await post(path);
       if (res.status === 401) return 'Not done: no token given.';
       return res.ok ? done(await res.json()) : 'Not done: ' + res.status + (await errorText(res));
-    }) });
+    });
+  }
+  const schedules = window.LeaseholdSchedules({ el: el, idCell: idCell, runs: runs, duration: duration, act: act });
+  const drain = window.LeaseholdDrain({ clockTime: clockTime, act: act, busy: () => busy });
   $('retry-all').addEventListener('click', retryAll);
   refresh();
 })();

@@ -73,6 +73,7 @@ class StatusPageRefreshLoopTest {
             }
         });
         server.createContext("/schedules", x -> send(x, 200, "application/json", "[]".getBytes(StandardCharsets.UTF_8)));
+        server.createContext("/drain", x -> send(x, 200, "application/json", "{\"paused\":false}".getBytes(StandardCharsets.UTF_8)));
         server.createContext("/spool", x -> {
             spoolReads.incrementAndGet();
             send(x, 200, "application/json", ("{\"pending\":0,\"claimed\":0,\"scheduled\":0,\"retrying\":0,"
