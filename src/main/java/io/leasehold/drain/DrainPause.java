@@ -96,7 +96,8 @@ public final class DrainPause {
         }
     }
 
-    private static String describe(Optional<Pause> p) {
+    /** The line each instance logs as it learns of a change (docs/operations.md quotes it). */
+    static String describe(Optional<Pause> p) {
         if (p.isEmpty()) {
             return "the drain was never paused";
         }

@@ -109,6 +109,13 @@ class FleetPauseTest extends SpoolTestBase {
     }
 
     @Test
+    void theLogLineOfAPauseIsTheOneTheOperationsDocQuotes() throws Exception {
+        String line = DrainPause.describe(java.util.Optional.of(new Pause(true, java.time.Instant.parse("2026-12-07T17:05:03Z"),
+                "api on web-1 pid 7")));
+        assertTrue(Files.readString(java.nio.file.Path.of("docs/operations.md")).contains("\n" + line + "\n"), line);
+    }
+
+    @Test
     void aPauseThatCannotBeReadKeepsWhatWasKnownAndNoFileIsADrainNeverPaused() throws Exception {
         Instance a = instance(T0);
         Instance b = instance(T0);
