@@ -137,26 +137,34 @@ public class ItemsResource {
                 .orElseThrow(() -> new ItemStore.NoSuchItemException(id)));
     }
 
-    @Operation(operationId = "listItems", summary = "Items in one state")
+    @Operation(operationId = "listItems", summary = "Items in one state, a page at a time, optionally searched")
     @APIResponses({
-        @APIResponse(responseCode = "200", description = "up to limit items in that state, oldest first"),
-        @APIResponse(responseCode = "400", description = "state is not pending, claimed, scheduled, retrying, done or failed, or limit is not 1 to 10000")
+        @APIResponse(responseCode = "200", description = "up to limit items in that state, oldest first (scheduled and"
+                + " retrying: soonest first); when more follow, a Link header with rel=\"next\" names the next page",
+                headers = @org.eclipse.microprofile.openapi.annotations.headers.Header(name = "Link",
+                        description = "</items?...&after=CURSOR>; rel=\"next\" while more items follow (RFC 8288)",
+                        schema = @Schema(type = SchemaType.STRING))),
+        @APIResponse(responseCode = "400", description = "state is not pending, claimed, scheduled, retrying, done or failed,"
+                + " limit is not 1 to 10000, after is not a cursor a Link header gave, or q is over 200 characters")
     })
     @GET
-    public Uni<List<ItemView>> list(
+    public Uni<RestResponse<List<ItemView>>> list(
             @Parameter(description = "pending (the default), claimed (held now), scheduled, retrying (both parked, soonest runAt first), done or failed",
                     schema = @Schema(type = SchemaType.STRING, defaultValue = "pending",
                             enumeration = {"pending", "claimed", "scheduled", "retrying", "done", "failed"}))
             @QueryParam("state") String state,
             @Parameter(description = "at most this many items", schema = @Schema(type = SchemaType.INTEGER,
                     minimum = "1", maximum = "10000", defaultValue = "" + DEFAULT_LIMIT))
-            @QueryParam("limit") String limit) {
-        String asked = state == null ? "pending" : state;
-        boolean parked = asked.equals(ItemView.SCHEDULED) || asked.equals(ItemView.RETRYING);
-        ItemState wanted = parked ? ItemState.CLAIMED : ItemState.parse(asked).orElseThrow(
-                () -> new IllegalArgumentException("state must be pending, claimed, scheduled, retrying, done or failed"));
-        int n = limit == null ? DEFAULT_LIMIT : parseLimit(limit);
-        return OnWorkers.io(() -> parked ? store.listParked(asked, n) : store.list(wanted, n));
+            @QueryParam("limit") String limit,
+            @Parameter(description = "only items whose id starts with this text, or whose reason contains it in any case",
+                    schema = @Schema(type = SchemaType.STRING, maxLength = ItemPages.MAX_TEXT, example = "quota"))
+            @QueryParam("q") String q,
+            @Parameter(description = "the cursor of the next page, as the previous page's Link header gave it",
+                    schema = @Schema(type = SchemaType.STRING))
+            @QueryParam("after") String after,
+            @Context UriInfo uri) {
+        return ItemPages.page(store, state == null ? "pending" : state, limit == null ? DEFAULT_LIMIT : parseLimit(limit),
+                after, q, uri);
     }
 
     /** Parsed here, not by JAX-RS, which answers an unparsable query parameter with 404. */

@@ -6,6 +6,7 @@ import io.leasehold.core.Generation;
 import io.leasehold.core.ItemId;
 import io.leasehold.core.LeaseTerms;
 import io.leasehold.spool.AttemptRecord;
+import io.leasehold.spool.ItemListing;
 import io.leasehold.spool.ItemState;
 import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.ItemView;
@@ -138,21 +139,28 @@ final class ItemQueries {
         }
     }
 
-    List<ItemView> list(ItemState state, int limit) throws IOException {
+    List<ItemView> list(ItemState state, ItemListing page) throws IOException {
         Comparator<ItemView> oldestFirst = Comparator.comparing(ItemView::since).thenComparing(ItemView::id);
         // A heap of the `limit` oldest seen so far keeps memory bounded in a folder of any size.
         PriorityQueue<ItemView> oldest = new PriorityQueue<>(oldestFirst.reversed());
+        boolean reasons = state == ItemState.FAILED || state == ItemState.CLAIMED;
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(layout.folder(SpoolFolder.of(state)))) {
             for (Path entry : entries) {
                 Optional<ItemView> view = viewOf(state, entry);
-                if (view.isEmpty()) {
+                if (view.isEmpty() || !page.past(ItemListing.Position.of(view.get()))
+                        || oldest.size() >= page.limit() && oldestFirst.compare(view.get(), oldest.peek()) > 0) {
+                    continue; // before the cursor, or later than every one kept: no record read for it
+                }
+                if (!page.idMatches(view.get().id()) && !(reasons && page.reasonMatches(withRecords(view.get()).reason()))) {
                     continue;
                 }
                 oldest.add(view.get());
-                if (oldest.size() > limit) {
+                if (oldest.size() > page.limit()) {
                     oldest.poll();
                 }
             }
+        } catch (DirectoryIteratorException e) {
+            throw e.getCause();
         }
         List<ItemView> out = new ArrayList<>(oldest.size());
         for (ItemView chosen : oldest) {
@@ -168,7 +176,7 @@ final class ItemQueries {
      * claim's records tell, so every claim that has records is read (a stat for the others): the cost
      * grows with claimed/, and only {@code limit} views are held.
      */
-    List<ItemView> listParked(String shownAs, int limit) throws IOException {
+    List<ItemView> listParked(String shownAs, ItemListing page) throws IOException {
         Comparator<ItemView> soonest = Comparator.comparing(ItemView::runAt).thenComparing(ItemView::id);
         PriorityQueue<ItemView> first = new PriorityQueue<>(soonest.reversed());
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(layout.folder(SpoolFolder.CLAIMED))) {
@@ -178,9 +186,9 @@ final class ItemQueries {
                     continue; // held at its first attempt: parked claims always have a record
                 }
                 ItemView view = claimed(claim.get());
-                if (view.state().equals(shownAs)) {
+                if (view.state().equals(shownAs) && page.past(ItemListing.Position.of(view)) && page.matches(view)) {
                     first.add(view);
-                    if (first.size() > limit) {
+                    if (first.size() > page.limit()) {
                         first.poll();
                     }
                 }

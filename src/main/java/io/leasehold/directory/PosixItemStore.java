@@ -4,6 +4,7 @@ import io.leasehold.clock.TickingClock;
 import io.leasehold.core.ItemId;
 import io.leasehold.core.LeaseTerms;
 import io.leasehold.spool.ClaimAges;
+import io.leasehold.spool.ItemListing;
 import io.leasehold.spool.ItemState;
 import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.ItemView;
@@ -104,13 +105,13 @@ public final class PosixItemStore implements ItemStore, AutoCloseable {
     }
 
     @Override
-    public List<ItemView> list(ItemState state, int limit) throws IOException {
-        return queries.list(state, limit);
+    public List<ItemView> list(ItemState state, ItemListing page) throws IOException {
+        return queries.list(state, page);
     }
 
     @Override
-    public List<ItemView> listParked(String shownAs, int limit) throws IOException {
-        return queries.listParked(shownAs, limit);
+    public List<ItemView> listParked(String shownAs, ItemListing page) throws IOException {
+        return queries.listParked(shownAs, page);
     }
 
     /**

@@ -8,6 +8,7 @@ import io.leasehold.core.LeaseTerms;
 import io.leasehold.core.SeenUnchanged;
 import io.leasehold.spool.AttemptRecord;
 import io.leasehold.spool.ClaimAges;
+import io.leasehold.spool.ItemListing;
 import io.leasehold.spool.ItemState;
 import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.ItemView;
@@ -91,23 +92,29 @@ public final class JetStreamItemStore implements ItemStore {
     }
 
     @Override
-    public List<ItemView> list(ItemState state, int limit) throws IOException {
+    public List<ItemView> list(ItemState state, ItemListing page) throws IOException {
         List<ItemView> out = new ArrayList<>();
         MirrorCopy copy = ledger.mirror().copy();
         // claimed lists the held claims: a parked one is listed as scheduled or retrying
-        for (MirrorCopy.Glimpse item : copy.inState(state.label(), limit,
-                g -> state != ItemState.CLAIMED || !copy.parked(g.id()))) {
+        for (MirrorCopy.Glimpse item : copy.inState(state.label(), page.after(), page.limit(),
+                g -> (state != ItemState.CLAIMED || !copy.parked(g.id()))
+                        && (page.idMatches(g.id()) || page.matches(view(g.id(), g.entry()))))) {
             out.add(view(item.id(), item.entry()));
         }
         return out;
     }
 
-    /** From the picture's claims, soonest run first (a parked claim's reading orders as its runAt does). */
+    /**
+     * From the picture's claims, soonest run first (a parked claim's reading orders as its runAt does); the
+     * cursor is a runAt, so every claim is looked at: parked ones are few beside the items.
+     */
     @Override
-    public List<ItemView> listParked(String shownAs, int limit) throws IOException {
+    public List<ItemView> listParked(String shownAs, ItemListing page) throws IOException {
         List<ItemView> out = new ArrayList<>();
-        for (MirrorCopy.Glimpse item : ledger.mirror().copy().inState(LedgerEntry.CLAIMED, limit,
-                g -> shownAs.equals(view(g.id(), g.entry()).state()))) {
+        for (MirrorCopy.Glimpse item : ledger.mirror().copy().inState(LedgerEntry.CLAIMED, page.limit(), g -> {
+            ItemView v = view(g.id(), g.entry());
+            return shownAs.equals(v.state()) && page.past(ItemListing.Position.of(v)) && page.matches(v);
+        })) {
             out.add(view(item.id(), item.entry()));
         }
         return out;

@@ -3,6 +3,7 @@ package io.leasehold.jetstream;
 import io.leasehold.core.ClaimName;
 import io.leasehold.spool.AttemptRecord;
 import io.leasehold.spool.ClaimAges;
+import io.leasehold.spool.ItemListing;
 import io.leasehold.spool.ItemState;
 import io.leasehold.spool.RunningClaims;
 import io.leasehold.spool.SpoolCounts;
@@ -30,16 +31,21 @@ final class MirrorCopy {
      * An item as the picture has it: its entry at that revision, without an inline payload, so never the
      * base of a write (a move reads the entry first).
      */
-    record Glimpse(String id, long revision, LedgerEntry entry) {
+    record Glimpse(String id, long revision, LedgerEntry entry, Instant since) {
 
-        /** What listings sort by: when it entered its state (the claim's reading for a claim). */
-        Instant since() {
+        /** @param entry its entry; {@code since} is what listings sort by: when it entered its state (a claim's reading) */
+        static Glimpse of(String id, long revision, LedgerEntry entry) {
             Instant at = switch (entry.state()) {
                 case "claimed" -> entry.reading();
                 case "done", "failed" -> entry.settledAt();
                 default -> entry.enqueuedAt();
             };
-            return at != null ? at : entry.enqueuedAt() != null ? entry.enqueuedAt() : Instant.EPOCH;
+            return new Glimpse(id, revision, entry, at != null ? at : entry.enqueuedAt() != null ? entry.enqueuedAt() : Instant.EPOCH);
+        }
+
+        /** No item: where a listing starts, just past {@code after}. */
+        static Glimpse probe(ItemListing.Position after) {
+            return new Glimpse(after.id(), -1, null, after.at());
         }
     }
 
@@ -137,7 +143,7 @@ final class MirrorCopy {
         if (old != null && old.revision() >= revision) {
             return;
         }
-        Glimpse now = new Glimpse(id, revision, entry.withoutInline()); // payloads stay on the server
+        Glimpse now = Glimpse.of(id, revision, entry.withoutInline()); // payloads stay on the server
         if (old != null) {
             byState.get(old.entry().state()).remove(old);
         }
@@ -200,8 +206,14 @@ final class MirrorCopy {
 
     /** Up to {@code limit} items in {@code state}, oldest first, that {@code keep} accepts. */
     synchronized List<Glimpse> inState(String state, int limit, Predicate<Glimpse> keep) {
+        return inState(state, null, limit, keep);
+    }
+
+    /** As {@link #inState(String, int, Predicate)}, from just past {@code after} (from the first when null). */
+    synchronized List<Glimpse> inState(String state, ItemListing.Position after, int limit, Predicate<Glimpse> keep) {
         List<Glimpse> out = new ArrayList<>(Math.min(limit, 256));
-        for (Glimpse g : byState.getOrDefault(state, new TreeSet<>(ORDER))) {
+        TreeSet<Glimpse> in = byState.getOrDefault(state, new TreeSet<>(ORDER));
+        for (Glimpse g : after == null ? in : in.tailSet(Glimpse.probe(after), false)) {
             if (out.size() >= limit) {
                 break;
             }

@@ -35,13 +35,23 @@ public interface ItemStore {
     Optional<ItemView> lookup(String id) throws IOException;
 
     /** Items in one state, oldest first, at most {@code limit}. */
-    List<ItemView> list(ItemState state, int limit) throws IOException;
+    default List<ItemView> list(ItemState state, int limit) throws IOException {
+        return list(state, ItemListing.first(limit));
+    }
+
+    /** One page of the items in one state, oldest first ({@link ItemListing.Position}: since, then id). */
+    List<ItemView> list(ItemState state, ItemListing page) throws IOException;
 
     /**
      * The parked claims shown as {@code shownAs} ({@link ItemView#SCHEDULED} or {@link ItemView#RETRYING}),
      * soonest runAt first, at most {@code limit}.
      */
-    List<ItemView> listParked(String shownAs, int limit) throws IOException;
+    default List<ItemView> listParked(String shownAs, int limit) throws IOException {
+        return listParked(shownAs, ItemListing.first(limit));
+    }
+
+    /** One page of the parked claims shown as {@code shownAs}, soonest first (runAt, then id). */
+    List<ItemView> listParked(String shownAs, ItemListing page) throws IOException;
 
     /**
      * Items per state and the oldest pending one's age, each item counted once (a parked claim as scheduled or
