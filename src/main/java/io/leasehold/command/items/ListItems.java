@@ -1,6 +1,8 @@
 package io.leasehold.command.items;
 
 import io.leasehold.core.Clock;
+import io.leasehold.core.ItemId;
+import io.leasehold.spool.ItemListing;
 import io.leasehold.spool.ItemState;
 import io.leasehold.spool.ItemView;
 import java.io.IOException;
@@ -8,8 +10,12 @@ import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code items list}: as {@code GET /items?state=S&limit=N}. */
-@Command(name = "list", description = "Items in one state, oldest first (scheduled and retrying: soonest run-at first).")
+/**
+ * {@code items list}: as {@code GET /items?state=S&limit=N&q=TEXT&after=CURSOR}; where the API's Link header names
+ * the next page, the table ends with the {@code --after} to give (with {@code --json}, said on stderr).
+ */
+@Command(name = "list", description = "Items in one state, oldest first (scheduled and retrying: soonest run-at first), "
+        + "a page at a time.")
 final class ListItems extends SpoolAction {
 
     static final int MAX_LIMIT = 10_000;
@@ -23,18 +29,46 @@ final class ListItems extends SpoolAction {
             + MAX_LIMIT + " (default ${DEFAULT-VALUE}).")
     int limit;
 
+    @Option(names = {"--search", "-q"}, paramLabel = "TEXT", description = "Only items whose id starts with TEXT, or "
+            + "whose reason contains it, in any case.")
+    String search;
+
+    @Option(names = "--after", paramLabel = "CURSOR", description = "The next page: the cursor the page before ended with.")
+    String after;
+
+    private ItemListing.Position from;
+
     @Override
     void check(Clock clock) {
         if (limit < 1 || limit > MAX_LIMIT) {
             throw usage("--limit must be a whole number between 1 and " + MAX_LIMIT + ", got " + limit);
         }
+        try {
+            from = after == null ? null : ItemListing.Position.parse(after);
+        } catch (IllegalArgumentException e) {
+            throw usage("--after must be the cursor a page ended with (\"more: ... --after CURSOR\"), got '"
+                    + ItemId.printable(after) + "'");
+        }
+        if (search != null && search.chars().anyMatch(Character::isISOControl)) {
+            throw usage("--search must be text on one line");
+        }
     }
 
     @Override
     void run(OpenSpool spool) throws IOException {
-        List<ItemView> items = state.equals(ItemView.SCHEDULED) || state.equals(ItemView.RETRYING)
-                ? spool.store.listParked(state, limit)
-                : spool.store.list(ItemState.parse(state).orElseThrow(), limit);
-        print(items, ItemTable.list(items, "no " + state + " items"));
+        ItemListing page = new ItemListing(limit + 1, from, search); // one more: does another page follow?
+        List<ItemView> found = state.equals(ItemView.SCHEDULED) || state.equals(ItemView.RETRYING)
+                ? spool.store.listParked(state, page)
+                : spool.store.list(ItemState.parse(state).orElseThrow(), page);
+        List<ItemView> items = found.size() > limit ? found.subList(0, limit) : found;
+        String more = found.size() > limit
+                ? "more: items list --state " + state + " --limit " + limit
+                        + (search == null ? "" : " --search '" + search.replace("'", "'\\''") + "'")
+                        + " --after " + ItemListing.Position.of(items.get(limit - 1)).cursor()
+                : null;
+        print(items, ItemTable.list(items, "no " + state + " items") + (more == null ? "" : "\n" + more));
+        if (json && more != null) {
+            spec.commandLine().getErr().println(more);
+        }
     }
 }
