@@ -11,7 +11,6 @@
   const $ = (id) => document.getElementById(id);
   let timer = null;
   let doneSamples = []; // {at, done}: successive done counts, for done per minute
-  let failedShown = []; // the failed items last listed, for the retry-all fallback
   let busy = false; // a retry is running: its buttons stay disabled
 
   // ---- rendering, text only -------------------------------------------------------------------------
@@ -139,28 +138,6 @@
       ? '(the first ' + LISTED + ' of each)' : '';
   }
 
-  function showFailed(items, total) {
-    failedShown = items;
-    const rows = items.map((item) => {
-      const tr = el('tr');
-      tr.dataset.id = item.id;
-      const button = el('button', 'retry', 'Retry');
-      button.type = 'button';
-      button.disabled = busy;
-      button.setAttribute('aria-label', 'Retry ' + item.id);
-      button.addEventListener('click', () => retryOne(item.id));
-      const action = el('td', 'action');
-      action.append(button);
-      tr.append(idCell(item.id), el('td', 'reason', item.reason || '—'),
-        el('td', 'when', item.settledAt ? clockTime(item.settledAt) : '—'), action);
-      return tr;
-    });
-    $('failed').tBodies[0].replaceChildren(...rows);
-    $('failed-empty').hidden = rows.length > 0;
-    $('retry-all').disabled = busy || items.length === 0;
-    shown('failed-shown', items.length, total);
-  }
-
   // ---- reading --------------------------------------------------------------------------------------
 
   async function getJson(path) {
@@ -170,6 +147,15 @@
       signal: AbortSignal.timeout(READ_TIMEOUT_MS) });
     if (!res.ok) throw new Error('GET ' + path + ' answered ' + res.status + (await errorText(res)));
     return res.json();
+  }
+
+  /** A page of a listing: its items, and the cursor of the next page its Link header names (null on the last). */
+  async function getPage(path) {
+    const res = await fetch(path, { headers: { Accept: 'application/json' }, cache: 'no-store',
+      signal: AbortSignal.timeout(READ_TIMEOUT_MS) });
+    if (!res.ok) throw new Error('GET ' + path + ' answered ' + res.status + (await errorText(res)));
+    const link = /<([^>]*)>\s*;\s*rel="next"/.exec(res.headers.get('Link') || '');
+    return { items: await res.json(), next: link ? new URL(link[1], location.href).searchParams.get('after') : null };
   }
 
   async function errorText(res) {
@@ -186,7 +172,7 @@
     timer = null;
     try {
       const [spool, lease, claimed, failed, scheduled, retrying, recurring, paused] = await Promise.all([getJson('/spool'),
-        getJson('/lease'), getJson('/items?state=claimed&limit=' + LISTED), getJson('/items?state=failed&limit=' + LISTED),
+        getJson('/lease'), getJson('/items?state=claimed&limit=' + LISTED), getPage(failedPage.path()),
         getJson('/items?state=scheduled&limit=' + LISTED), getJson('/items?state=retrying&limit=' + LISTED),
         getJson('/schedules'), getJson('/drain')]);
       const now = Date.now();
@@ -196,7 +182,7 @@
       schedules.show(recurring, now);
       showClaims(claimed, spool.claimed, now);
       showWaiting(scheduled, retrying, now);
-      showFailed(failed, spool.failed);
+      failedPage.show(failed.items, spool.failed, failed.next);
       problem('');
       $('updated').textContent = 'updated ' + clockTime(new Date(now).toISOString());
     } catch (e) {
@@ -255,24 +241,10 @@
   function retryAll() {
     acting(async () => {
       const res = await post('/items/retry?state=failed');
-      if (res.ok) {
-        const body = await res.json();
-        return 'Retried ' + body.retried + ' failed item(s).';
-      }
       if (res.status === 401) return 'Not retried: no token given.';
-      if (res.status !== 404 && res.status !== 405) {
-        return 'Not retried: ' + res.status + (await errorText(res));
-      }
-      // Fallback while POST /items/retry?state=failed (docs/http-api.md) is not built yet: retry the failed
-      // items this page lists, one call each. Remove it once every deployed service has that endpoint.
-      const listed = failedShown.slice();
-      let retried = 0;
-      for (const item of listed) {
-        const one = await post(retryPath(item.id));
-        if (one.status === 401) break;
-        if (one.ok) retried++;
-      }
-      return 'Retried ' + retried + ' of the ' + listed.length + ' listed failed item(s), one by one.';
+      if (!res.ok) return 'Not retried: ' + res.status + (await errorText(res));
+      const body = await res.json();
+      return 'Retried ' + body.retried + ' failed item(s).';
     });
   }
 
@@ -287,6 +259,8 @@
   }
   const schedules = window.LeaseholdSchedules({ el: el, idCell: idCell, runs: runs, duration: duration, act: act });
   const drain = window.LeaseholdDrain({ clockTime: clockTime, act: act, busy: () => busy });
+  const failedPage = window.LeaseholdFailed({ el: el, idCell: idCell, clockTime: clockTime, listed: LISTED,
+    busy: () => busy, retryOne: retryOne, refresh: refresh });
   $('retry-all').addEventListener('click', retryAll);
   refresh();
 })();
