@@ -89,7 +89,7 @@ public final class Drainer {
                 settlementRetry, tally);
         this.stops = new ActStops(spool, held, working, settlement, settlementRetry, tally);
         this.slots = new Slots(settings.concurrency(), source, work, workers, held, working, stops, idleWaiters,
-                this::claiming, () -> accepting, () -> renewalPass);
+                this::claiming, () -> accepting, pause::paused, () -> renewalPass);
     }
 
     /**
@@ -97,8 +97,13 @@ public final class Drainer {
      * registered first: nothing is claimed before something renews it.
      */
     public void start() {
+        pause.refresh(); // before anything can claim: a pause made while this instance was down holds from its start
         accepting = true;
         ticks.add(clock.every("leasehold-renew", terms.renewEvery(), this::renewNow));
+        if (!auto) {
+            // No poll tick: a pass under way learns of a pause made elsewhere within a poll interval all the same.
+            ticks.add(clock.every("leasehold-pause", settings.pollInterval(), this::refreshPause));
+        }
         if (auto) {
             ticks.add(clock.every("leasehold-poll", settings.pollInterval(), this::pollNow));
             arrivals.start(this::arrived, this::missedArrivals);
@@ -127,6 +132,14 @@ public final class Drainer {
             } finally {
                 renewalPass = null;
             }
+        });
+    }
+
+    /** Reads the fleet's pause now; a pass with nothing running ends at once if it says paused. */
+    private Uni<Void> refreshPause() {
+        return Blocking.run(workers, () -> {
+            pause.refresh();
+            slots.wakeIfIdle();
         });
     }
 
@@ -190,7 +203,7 @@ public final class Drainer {
                 .chain(() -> accepting && !pause.paused() ? idleWaiters.await(budget, slots::requestFill, () -> false)
                         : Uni.createFrom().item(false))
                 .onTermination().invoke(passes::decrementAndGet)
-                .map(idle -> tally.since(before, idle, pause.paused(), budget));
+                .map(idle -> tally.since(before, idle && !pause.paused(), pause.paused(), budget));
     }
 
     /**
@@ -199,7 +212,9 @@ public final class Drainer {
      */
     public Pause setPaused(boolean paused, String by) throws IOException {
         Pause p = pause.set(paused, by);
-        if (!p.paused()) {
+        if (p.paused()) {
+            slots.wakeIfIdle(); // a pass waiting with nothing running answers now
+        } else {
             slots.requestFill();
         }
         return p;

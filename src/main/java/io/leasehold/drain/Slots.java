@@ -33,6 +33,8 @@ final class Slots {
     private final IdleWaiters idleWaiters;
     private final BooleanSupplier claiming;
     private final BooleanSupplier accepting;
+    /** The fleet's pause: nothing more is claimed, so the drain is idle once its running work is over. */
+    private final BooleanSupplier paused;
     /** The thread of the renewal pass under way, if any: a slot never goes on on it. */
     private final Supplier<Thread> renewalPass;
     private final AtomicInteger running = new AtomicInteger();
@@ -40,7 +42,7 @@ final class Slots {
 
     Slots(int concurrency, ClaimSource source, ClaimWork work, Executor workers, Map<String, HeldClaim> held,
             Map<HeldClaim, ClaimWork.Run> working, ActStops stops, IdleWaiters idleWaiters, BooleanSupplier claiming,
-            BooleanSupplier accepting, Supplier<Thread> renewalPass) {
+            BooleanSupplier accepting, BooleanSupplier paused, Supplier<Thread> renewalPass) {
         this.concurrency = concurrency;
         this.source = source;
         this.work = work;
@@ -51,6 +53,7 @@ final class Slots {
         this.idleWaiters = idleWaiters;
         this.claiming = claiming;
         this.accepting = accepting;
+        this.paused = paused;
         this.renewalPass = renewalPass;
     }
 
@@ -215,9 +218,14 @@ final class Slots {
         working.remove(held);
     }
 
+    /** Tells a waiting drain pass it is over when nothing runs and nothing more may be claimed (a pause). */
+    void wakeIfIdle() {
+        signalIfIdle();
+    }
+
     private void signalIfIdle() {
-        // A stopping drain claims nothing more: it is idle as soon as its running work is over.
-        if (running.get() == 0 && (!accepting.getAsBoolean() || source.exhausted())) {
+        // A stopping or paused drain claims nothing more: it is idle as soon as its running work is over.
+        if (running.get() == 0 && (!accepting.getAsBoolean() || paused.getAsBoolean() || source.exhausted())) {
             idleWaiters.signal();
         }
     }

@@ -14,6 +14,9 @@ import java.util.Optional;
  */
 final class SideBucket {
 
+    /** JetStream's answer for a stream (a bucket) that does not exist. */
+    private static final int STREAM_NOT_FOUND = 10059;
+
     private final Connection connection;
     private final String name;
     private final int replicas;
@@ -29,10 +32,17 @@ final class SideBucket {
         return name;
     }
 
-    /** The live entry at {@code key}; empty when there is none or it was deleted. */
+    /**
+     * The live entry at {@code key}; empty when there is none, it was deleted, or the bucket was never made: a
+     * read never makes it (a read-only look, a fleet polling every second, an account that may not make streams).
+     */
     Optional<KeyValueEntry> read(String key) throws IOException {
         try {
-            KeyValueEntry e = NatsCalls.guarded("reading " + key + " in " + name, () -> kv().get(key));
+            KeyValue made = kv != null ? kv : existing();
+            if (made == null) {
+                return Optional.empty();
+            }
+            KeyValueEntry e = NatsCalls.guarded("reading " + key + " in " + name, () -> made.get(key));
             return e == null || e.getOperation() != KeyValueOperation.PUT || e.getValue() == null
                     ? Optional.empty() : Optional.of(e);
         } catch (JetStreamApiException e) {
@@ -40,6 +50,25 @@ final class SideBucket {
         }
     }
 
+    /** The bucket if it exists (one stream-info request), remembered; null when it was never made. */
+    private KeyValue existing() throws IOException, JetStreamApiException {
+        try {
+            NatsCalls.guarded("looking for the bucket " + name, () -> connection.keyValueManagement().getStatus(name));
+        } catch (JetStreamApiException e) {
+            if (e.getApiErrorCode() == STREAM_NOT_FOUND) {
+                return null;
+            }
+            throw e;
+        }
+        synchronized (this) {
+            if (kv == null) {
+                kv = connection.keyValue(name);
+            }
+            return kv;
+        }
+    }
+
+    /** The bucket, made when missing: for writes. */
     KeyValue kv() throws IOException, JetStreamApiException {
         KeyValue made = kv;
         if (made == null) {

@@ -87,6 +87,102 @@ class FleetPauseTest extends SpoolTestBase {
         assertTrue(settledIn(SpoolFolder.PENDING, "a"));
     }
 
+    /** A pass under way (no poll tick) reads the pause each poll interval: what runs ends, nothing more starts. */
+    @Test
+    void aPassUnderWayObeysAPauseMadeElsewhereAndAnswersOnceItsWorkIsOver() throws Exception {
+        Instance passes = instance(T0, 5, false);
+        Instance other = instance(T0);
+        for (String id : List.of("p1", "p2", "p3", "p4")) {
+            enqueue(id);
+        }
+        var pass = passes.drainer.drainPass(Duration.ofMinutes(10)).subscribeAsCompletionStage();
+        Await.until("two at work", WAIT, () -> passes.handler.started.size() == 2);
+        other.drainer.setPaused(true, "test on other");
+        passes.clock.tick("leasehold-pause");
+        List<String> first = passes.handler.started.stream().map(WorkItem::id).toList();
+        first.forEach(id -> passes.handler.finish(id, Outcome.done()));
+        DrainReport report = pass.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+        assertTrue(report.paused() && !report.idle(), report.toString());
+        assertEquals(2, report.done(), report.toString());
+        assertEquals(first, passes.handler.started.stream().map(WorkItem::id).toList(), "nothing started after the pause");
+    }
+
+    @Test
+    void aResumeOnTheInstanceAskedClaimsAtOnceWithoutAPoll() throws Exception {
+        Instance a = instance(T0);
+        a.drainer.setPaused(true, "test");
+        enqueue("x");
+        a.poll();
+        assertTrue(a.handler.started.isEmpty());
+        a.drainer.setPaused(false, "test");
+        a.handler.awaitStarted("x", 1); // no poll tick given
+    }
+
+    @Test
+    void anInstanceWhosePauseCannotBeReadAtStartClaimsNothingUntilItCan() throws Exception {
+        java.nio.file.Path file = layout.file(SpoolFolder.CONTROL, "drain~pause");
+        Fifo.make(file);
+        enqueue("x");
+        Instance started = instance(T0);
+        assertTrue(started.drainer.pause().paused(), "not known: held as paused");
+        assertTrue(started.drainer.pause().current().orElseThrow().by().startsWith("unknown: "),
+                started.drainer.pause().current().toString());
+        started.poll();
+        assertTrue(started.handler.started.isEmpty(), "nothing claimed while the pause cannot be read");
+        Files.delete(file);
+        started.poll();
+        started.handler.awaitStarted("x", 1);
+    }
+
+    @Test
+    void aPauseOrResumeReplacesARecordThatCannotBeRead() throws Exception {
+        Instance a = instance(T0);
+        Files.writeString(layout.file(SpoolFolder.CONTROL, "drain~pause"), "not a pause\n");
+        assertEquals(true, a.drainer.setPaused(true, "test").paused());
+        assertTrue(new io.leasehold.directory.DirectoryDrainSwitch(layout).pause().orElseThrow().paused());
+    }
+
+    /** A poll's read that began before this instance paused must not undo the pause when it lands. */
+    @Test
+    void aReadInFlightDoesNotUndoAPauseMadeMeanwhile() throws Exception {
+        var real = new io.leasehold.directory.DirectoryDrainSwitch(layout);
+        var reading = new java.util.concurrent.CountDownLatch(1);
+        var release = new java.util.concurrent.CountDownLatch(1);
+        var slow = new io.leasehold.spool.DrainSwitch() {
+            volatile boolean hold;
+
+            @Override
+            public java.util.Optional<Pause> pause() throws java.io.IOException {
+                java.util.Optional<Pause> read = real.pause();
+                if (hold) {
+                    hold = false;
+                    reading.countDown();
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                return read;
+            }
+
+            @Override
+            public void setPause(Pause pause) throws java.io.IOException {
+                real.setPause(pause);
+            }
+        };
+        DrainPause pause = new DrainPause(slow, new io.leasehold.testing.DrivenClock());
+        pause.refresh();
+        slow.hold = true;
+        Thread poll = new Thread(pause::refresh);
+        poll.start();
+        assertTrue(reading.await(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS));
+        pause.set(true, "test"); // its own read is not held
+        release.countDown();
+        poll.join(WAIT.toMillis());
+        assertTrue(pause.paused(), "the old read landed after the pause and was not applied");
+    }
+
     @Test
     void aPauseMadeWhileAnInstanceWasDownIsObeyedFromItsFirstScan() throws Exception {
         Instance before = instance(T0);

@@ -39,6 +39,16 @@ class JetStreamDrainSwitchTest extends DrainSwitchContract {
         return new JetStreamDrainSwitch(c, ledger, 1);
     }
 
+    /** A fleet polling every second, or a read-only look, makes no bucket: only a pause does. */
+    @org.junit.jupiter.api.Test
+    void aReadMakesNoBucketAndTheFirstPauseMakesIt() throws Exception {
+        org.junit.jupiter.api.Assertions.assertEquals(java.util.Optional.empty(), one.pause());
+        org.junit.jupiter.api.Assertions.assertFalse(a.keyValueManagement().getBucketNames().contains(ledger + "-control"));
+        one.setPause(new io.leasehold.spool.Pause(true, T, "api"));
+        org.junit.jupiter.api.Assertions.assertTrue(a.keyValueManagement().getBucketNames().contains(ledger + "-control"));
+        org.junit.jupiter.api.Assertions.assertTrue(other.pause().orElseThrow().paused(), "a reader that looked before finds it now");
+    }
+
     @AfterEach
     void close() throws InterruptedException {
         a.close();
