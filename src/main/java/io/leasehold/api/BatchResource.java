@@ -3,6 +3,7 @@ package io.leasehold.api;
 import io.leasehold.config.LeaseholdConfig;
 import io.leasehold.core.Clock;
 import io.leasehold.spool.ItemState;
+import io.leasehold.stats.ActivityStats;
 import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.StagedBatch;
 import io.smallrye.common.annotation.Blocking;
@@ -39,14 +40,16 @@ public class BatchResource {
     static final String NDJSON = "application/x-ndjson";
 
     private final ItemStore store;
+    private final ActivityStats stats;
     private final UploadSlots uploads;
     private final Clock clock;
     private final Duration uploadTimeout;
     private final long maxBytes;
     private final NdjsonBatch reader;
 
-    public BatchResource(ItemStore store, LeaseholdConfig config, UploadSlots uploads, Clock clock) {
+    public BatchResource(ItemStore store, LeaseholdConfig config, UploadSlots uploads, Clock clock, ActivityStats stats) {
         this.store = store;
+        this.stats = stats;
         this.uploads = uploads;
         this.clock = clock;
         this.uploadTimeout = config.item().uploadTimeout();
@@ -94,6 +97,7 @@ public class BatchResource {
         } finally {
             uploads.release();
         }
+        stats.enqueued(ids.size());
         String pending = ItemState.PENDING.label();
         return RestResponse.status(RestResponse.Status.CREATED,
                 new Enqueued(ids.stream().map(id -> new Created(id, pending)).toList()));

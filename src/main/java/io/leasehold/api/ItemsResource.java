@@ -4,6 +4,7 @@ import io.leasehold.config.LeaseholdConfig;
 import io.leasehold.core.Clock;
 import io.leasehold.core.ItemId;
 import io.leasehold.spool.ItemState;
+import io.leasehold.stats.ActivityStats;
 import io.leasehold.spool.ItemView;
 import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.BulkActions;
@@ -51,6 +52,8 @@ public class ItemsResource {
     static final int DEFAULT_LIMIT = 100;
     static final int MAX_LIMIT = 10_000;
 
+    private final ActivityStats stats;
+
     private final ItemStore store;
     private final long maxBytes;
     private final UploadSlots uploads;
@@ -59,8 +62,10 @@ public class ItemsResource {
 
     private final BulkActions bulk;
 
-    public ItemsResource(ItemStore store, LeaseholdConfig config, UploadSlots uploads, Clock clock, BulkActions bulk) {
+    public ItemsResource(ItemStore store, LeaseholdConfig config, UploadSlots uploads, Clock clock, BulkActions bulk,
+            ActivityStats stats) {
         this.store = store;
+        this.stats = stats;
         this.bulk = bulk;
         this.maxBytes = config.item().maxBytes().asLongValue();
         this.uploads = uploads;
@@ -113,6 +118,7 @@ public class ItemsResource {
         } finally {
             uploads.release();
         }
+        stats.enqueued(1);
         // Typed, so that Quarkus sees the body's type and keeps it for a native image.
         return RestResponse.ResponseBuilder.<Created>created(URI.create("/items/" + itemId))
                 .entity(new Created(created.id(), created.state(), created.runAt())).build();

@@ -24,12 +24,14 @@ import io.leasehold.spool.BulkActions;
 import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.Spool;
 import io.leasehold.spool.SpoolBackend;
+import io.leasehold.stats.ActivityStats;
 import io.leasehold.spool.SpoolUpkeep;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Typed;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.io.IOException;
@@ -157,8 +159,21 @@ public class SpoolWiring {
     @Singleton
     Drainer drainer(Spool spool, TickingClock clock, LeaseTerms terms, DrainSettings settings, @Selected Handler handler,
             ArrivalWatch arrivals, LeaseholdConfig config, DrainEvents events, LeaseService lease, RenewalThread renewals,
-            SpoolBackend backend) {
+            SpoolBackend backend, ActivityStats stats) {
         return new Drainer(spool, clock, terms, settings, handler, lease.gate(), Infrastructure.getDefaultWorkerPool(),
-                renewals, arrivals, events, config.drain().auto(), new DrainPause(backend.drainSwitch(), clock));
+                renewals, arrivals, DrainEvents.both(events, stats), config.drain().auto(),
+                new DrainPause(backend.drainSwitch(), clock));
+    }
+
+    /** This instance's activity per minute, for GET /stats and the page's charts. */
+    @Produces
+    @Singleton
+    @Typed(ActivityStats.class) // not a DrainEvents bean: the drainer is told both, the metrics' and these
+    ActivityStats activity(TickingClock clock, ItemStore store) {
+        return new ActivityStats(clock, store::countsNow);
+    }
+
+    void closeActivity(@Disposes ActivityStats stats) {
+        stats.close();
     }
 }

@@ -33,4 +33,57 @@ public interface DrainEvents {
 
     DrainEvents NONE = new DrainEvents() {
     };
+
+    /** Each event told to {@code first}, then to {@code second}. */
+    static DrainEvents both(DrainEvents first, DrainEvents second) {
+        return new DrainEvents() {
+            @Override
+            public void claimed(String id) {
+                first.claimed(id);
+                second.claimed(id);
+            }
+
+            @Override
+            public void renewed(String id) {
+                first.renewed(id);
+                second.renewed(id);
+            }
+
+            @Override
+            public void tookOver(String id, int attempt) {
+                first.tookOver(id, attempt);
+                second.tookOver(id, attempt);
+            }
+
+            @Override
+            public void lost(String id) {
+                first.lost(id);
+                second.lost(id);
+            }
+
+            @Override
+            public void attempted(String id, String outcome, Duration took) {
+                first.attempted(id, outcome, took);
+                second.attempted(id, outcome, took);
+            }
+
+            @Override
+            public void settled(String id, AttemptEnd where) {
+                first.settled(id, where);
+                second.settled(id, where);
+            }
+
+            @Override
+            public void handedBack(String id) {
+                first.handedBack(id);
+                second.handedBack(id);
+            }
+
+            @Override
+            public void settleFailed(String id, String error) {
+                first.settleFailed(id, error);
+                second.settleFailed(id, error);
+            }
+        };
+    }
 }

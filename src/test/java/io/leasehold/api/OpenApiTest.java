@@ -54,6 +54,7 @@ class OpenApiTest {
                 Map.entry("post /drain/pause", Set.of("200", "401", "406", "500", "503", "507")),
                 Map.entry("post /drain/resume", Set.of("200", "401", "406", "500", "503", "507")),
                 Map.entry("get /spool", Set.of("200", "406", "500", "503")),
+                Map.entry("get /stats", Set.of("200", "400", "406", "500", "503")),
                 Map.entry("get /lease", Set.of("200", "406", "500", "503")),
                 Map.entry("get /schedules", Set.of("200", "406", "500", "503")),
                 Map.entry("post /schedules/{name}/trigger", Set.of("201", "401", "404", "406", "409", "500", "503", "507")),
@@ -105,7 +106,7 @@ class OpenApiTest {
                 }
             }
         }
-        assertEquals(18, calls, "calls described: " + operationIds);
+        assertEquals(19, calls, "calls described: " + operationIds);
     }
 
     /**
