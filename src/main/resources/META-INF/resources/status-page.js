@@ -1,4 +1,4 @@
-// leasehold status page. Reads GET /spool, /lease, /drain, /schedules and /items?state=claimed|scheduled|retrying|failed
+// leasehold status page. Reads GET /spool, /lease, /drain, /stats, /schedules and /items?state=claimed|scheduled|retrying|failed
 // every 2 s while the tab is shown; POSTs retries. Every value is put in the page as text (textContent, dataset), never as HTML:
 // ids and reasons are user data.
 'use strict';
@@ -171,13 +171,14 @@
     clearTimeout(timer);
     timer = null;
     try {
-      const [spool, lease, claimed, failed, scheduled, retrying, recurring, paused] = await Promise.all([getJson('/spool'),
+      const [spool, lease, claimed, failed, scheduled, retrying, recurring, paused, stats] = await Promise.all([getJson('/spool'),
         getJson('/lease'), getJson('/items?state=claimed&limit=' + LISTED), getPage(failedPage.path()),
         getJson('/items?state=scheduled&limit=' + LISTED), getJson('/items?state=retrying&limit=' + LISTED),
-        getJson('/schedules'), getJson('/drain')]);
+        getJson('/schedules'), getJson('/drain'), getJson('/stats?window=1h')]);
       const now = Date.now();
       showSpool(spool, now);
       drain.show(paused);
+      charts.show(stats);
       showLease(lease);
       schedules.show(recurring, now);
       showClaims(claimed, spool.claimed, now);
@@ -258,6 +259,7 @@
     });
   }
   const schedules = window.LeaseholdSchedules({ el: el, idCell: idCell, runs: runs, duration: duration, act: act });
+  const charts = window.LeaseholdCharts();
   const drain = window.LeaseholdDrain({ clockTime: clockTime, act: act, busy: () => busy });
   const failedPage = window.LeaseholdFailed({ el: el, idCell: idCell, clockTime: clockTime, listed: LISTED,
     busy: () => busy, retryOne: retryOne, refresh: refresh });

@@ -73,6 +73,7 @@ class StatusPageRefreshLoopTest {
             }
         });
         server.createContext("/schedules", x -> send(x, 200, "application/json", "[]".getBytes(StandardCharsets.UTF_8)));
+        server.createContext("/stats", x -> send(x, 200, "application/json", "{\"windowMinutes\":60,\"minutes\":[]}".getBytes(StandardCharsets.UTF_8)));
         server.createContext("/drain", x -> send(x, 200, "application/json", "{\"paused\":false}".getBytes(StandardCharsets.UTF_8)));
         server.createContext("/spool", x -> {
             spoolReads.incrementAndGet();
