@@ -1,26 +1,35 @@
-// leasehold status page: POSTs that carry the API token once the service asks for it (401). The token is
-// asked in the page's own form and kept in sessionStorage: this tab only. Loaded before status-page.js.
+// leasehold status page: reads and POSTs that carry the API token once the service asks for it (401). The token
+// is asked in the page's own form, once for every call waiting on it, and kept in sessionStorage: this tab only.
+// Loaded before status-page.js.
 'use strict';
-window.LeaseholdPost = (function () {
+window.LeaseholdAuth = (function () {
   const TOKEN_KEY = 'leasehold.api.token';
   const $ = (id) => document.getElementById(id);
   let tokenWaiter = null;
+  let asked = null; // the token form's answer while it is shown: every call that met a 401 waits on it
 
   /** Shows the token form; resolves with the token given, or null when cancelled. */
-  function askToken(refused) {
-    $('token-why').textContent = refused
-      ? 'That token was refused. Give the service\'s API token (leasehold.api.token); it is kept in this tab only.'
-      : 'This service needs its API token (leasehold.api.token) for changes. It is kept in this tab only.';
+  function askToken(why) {
+    if (asked) return asked;
+    $('token-why').textContent = why === 'refused'
+      ? 'That token was refused. Give one of the service\'s API tokens (leasehold.api.token, or'
+        + ' leasehold.api.viewer-token to read only); it is kept in this tab only.'
+      : why === 'viewer'
+        ? 'That token only reads: a change needs the operator\'s token (leasehold.api.token). It is kept in this tab only.'
+        : 'This service needs an API token: leasehold.api.token, or leasehold.api.viewer-token to read only.'
+          + ' It is kept in this tab only.';
     $('token-form').hidden = false;
     $('token-input').value = '';
     $('token-input').focus();
-    return new Promise((resolve) => { tokenWaiter = resolve; });
+    asked = new Promise((resolve) => { tokenWaiter = resolve; });
+    return asked;
   }
 
   function tokenAnswered(token) {
     $('token-form').hidden = true;
     const resolve = tokenWaiter;
     tokenWaiter = null;
+    asked = null;
     if (resolve) resolve(token);
   }
 
@@ -31,20 +40,30 @@ window.LeaseholdPost = (function () {
   });
   $('token-cancel').addEventListener('click', () => tokenAnswered(null));
 
-  /** POSTs path; on 401 asks for the token (kept in sessionStorage: this tab only) and tries again. */
-  async function post(path) {
+  /** Calls path; on 401 asks for the token (kept in sessionStorage: this tab only) and tries again. */
+  /**
+   * Calls path; on 401 asks for a token, and on a change answered 403 (the viewer's token) for the operator's,
+   * then tries again; a cancelled form answers what the service said.
+   */
+  async function call(path, options) { // options(): fresh for each try (a read's timeout starts anew)
     for (;;) {
       const token = sessionStorage.getItem(TOKEN_KEY);
       const headers = { Accept: 'application/json' };
       if (token) headers.Authorization = 'Bearer ' + token;
-      const res = await fetch(path, { method: 'POST', headers: headers });
-      if (res.status !== 401) return res;
-      sessionStorage.removeItem(TOKEN_KEY);
-      const given = await askToken(token !== null);
+      const res = await fetch(path, Object.assign({ headers: headers }, options()));
+      const viewer = res.status === 403 && options().method === 'POST';
+      if (res.status !== 401 && !viewer) return res;
+      if (sessionStorage.getItem(TOKEN_KEY) !== token) continue; // another call was given a new one meanwhile
+      if (!viewer) sessionStorage.removeItem(TOKEN_KEY); // a refused token is forgotten
+      const given = await askToken(viewer ? 'viewer' : token !== null ? 'refused' : 'none');
       if (given === null) return res;
       sessionStorage.setItem(TOKEN_KEY, given);
     }
   }
 
-  return post;
+  return {
+    post: (path) => call(path, () => ({ method: 'POST' })),
+    /** A read: no cache; given up after timeoutMs (a read never answered must not stop the page). */
+    get: (path, timeoutMs) => call(path, () => ({ cache: 'no-store', signal: AbortSignal.timeout(timeoutMs) })),
+  };
 })();

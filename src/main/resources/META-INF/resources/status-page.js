@@ -9,6 +9,7 @@
   const LISTED = 100; // items shown per table (GET /items' default limit)
 
   const $ = (id) => document.getElementById(id);
+  const auth = window.LeaseholdAuth; // reads and POSTs with the token once the service asks for one
   let timer = null;
   let doneSamples = []; // {at, done}: successive done counts, for done per minute
   let busy = false; // a retry is running: its buttons stay disabled
@@ -143,16 +144,14 @@
   async function getJson(path) {
     // A read never answered (a stalled proxy, a blocked worker) must not stop the refresh loop for good:
     // Promise.all below waits for every read, and fetch itself never gives up.
-    const res = await fetch(path, { headers: { Accept: 'application/json' }, cache: 'no-store',
-      signal: AbortSignal.timeout(READ_TIMEOUT_MS) });
+    const res = await auth.get(path, READ_TIMEOUT_MS);
     if (!res.ok) throw new Error('GET ' + path + ' answered ' + res.status + (await errorText(res)));
     return res.json();
   }
 
   /** A page of a listing: its items, and the cursor of the next page its Link header names (null on the last). */
   async function getPage(path) {
-    const res = await fetch(path, { headers: { Accept: 'application/json' }, cache: 'no-store',
-      signal: AbortSignal.timeout(READ_TIMEOUT_MS) });
+    const res = await auth.get(path, READ_TIMEOUT_MS);
     if (!res.ok) throw new Error('GET ' + path + ' answered ' + res.status + (await errorText(res)));
     const link = /<([^>]*)>\s*;\s*rel="next"/.exec(res.headers.get('Link') || '');
     return { items: await res.json(), next: link ? new URL(link[1], location.href).searchParams.get('after') : null };
@@ -209,7 +208,7 @@
 
   // ---- changing: POST with the token when the service asks for one (status-page-token.js) ----------------
 
-  const post = window.LeaseholdPost;
+  const post = auth.post;
 
   function retryPath(id) {
     return '/items/' + encodeURIComponent(id) + '/retry';

@@ -1,5 +1,6 @@
 package io.leasehold.api;
 
+import jakarta.annotation.security.RolesAllowed;
 import io.leasehold.config.LeaseholdConfig;
 import io.leasehold.core.Clock;
 import io.leasehold.spool.ItemState;
@@ -69,6 +70,7 @@ public class BatchResource {
         @APIResponse(responseCode = "507", description = "the spool's filesystem is full; nothing was written")
     })
     @POST
+    @RolesAllowed(ApiTokens.OPERATOR)
     @Blocking
     @Consumes(NDJSON)
     public RestResponse<Enqueued> enqueue(@Context UriInfo uri, InputStream body) throws IOException {

@@ -1,5 +1,6 @@
 package io.leasehold.api;
 
+import jakarta.annotation.security.RolesAllowed;
 import io.leasehold.drain.DrainReport;
 import io.leasehold.drain.Drainer;
 import io.quarkus.runtime.configuration.DurationConverter;
@@ -29,6 +30,7 @@ import java.util.Optional;
 @Path("/drain")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "drain")
+@RolesAllowed({ApiTokens.VIEWER, ApiTokens.OPERATOR}) // reads: either token; changes: the operator's (below)
 public class DrainResource {
 
     static final Duration DEFAULT_BUDGET = Duration.ofSeconds(30);
@@ -53,6 +55,7 @@ public class DrainResource {
         @APIResponse(responseCode = "507", description = "the spool's filesystem is full; nothing was written")
     })
     @POST
+    @RolesAllowed(ApiTokens.OPERATOR)
     @Path("/pause")
     public Uni<DrainState> pause() {
         return setPaused(true);
@@ -64,6 +67,7 @@ public class DrainResource {
         @APIResponse(responseCode = "507", description = "the spool's filesystem is full; nothing was written")
     })
     @POST
+    @RolesAllowed(ApiTokens.OPERATOR)
     @Path("/resume")
     public Uni<DrainState> resume() {
         return setPaused(false);
@@ -80,6 +84,7 @@ public class DrainResource {
         @APIResponse(responseCode = "400", description = "budget is not a duration of 1ms to 15m")
     })
     @POST
+    @RolesAllowed(ApiTokens.OPERATOR)
     public Uni<DrainReport> drain(
             @Parameter(description = "how long the pass may take, 1ms to 15m (PT30S, 30s, 2m)", schema = @Schema(
                     type = SchemaType.STRING, format = "duration", defaultValue = "30s", example = "2m"))

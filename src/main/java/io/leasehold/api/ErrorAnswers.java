@@ -14,8 +14,8 @@ import org.eclipse.microprofile.openapi.models.security.SecurityScheme;
 /**
  * The error answers every call of the API may give, added to each operation of the description (the
  * ones particular to a call are annotated on it, code and reason only), each given the {@link ApiError} body;
- * and the guard of the calls that change something: the bearer scheme of {@code leasehold.api.token}, required
- * by each of them, with the 401 it answers. The bodies' required fields and enums: {@link WireSchemas}.
+ * and the guard of every call ({@link ApiTokens}): the bearer scheme of the API's tokens, on each call, with the
+ * 401 it answers, and the 403 of a viewer's token on a call that changes something. The bodies' required fields and enums: {@link WireSchemas}.
  */
 public class ErrorAnswers implements OASFilter {
 
@@ -24,9 +24,10 @@ public class ErrorAnswers implements OASFilter {
 
     /** The security scheme's name in the description: the bearer token of {@code leasehold.api.token}. */
     static final String TOKEN_SCHEME = "apiToken";
-    /** Reads need no token (ApiTokenFilter): only calls that change something are answered 401. */
     private static final String UNAUTHORIZED = "leasehold.api.token is set and the call did not carry "
-            + "Authorization: Bearer <token>";
+            + "Authorization: Bearer with one of the service's tokens";
+    private static final String FORBIDDEN = "the viewer's token (leasehold.api.viewer-token) only reads: this call"
+            + " needs the operator's (leasehold.api.token)";
     private static final Map<String, String> COMMON = Map.of(
             "406", "the Accept header asks for something other than JSON, the only answer the call gives",
             "500", "the spool or the lease failed in a way not listed here; the reason is in the body and the log",
@@ -44,8 +45,8 @@ public class ErrorAnswers implements OASFilter {
                         .description("what went wrong, and what to do about it")));
         openAPI.getComponents().addSecurityScheme(TOKEN_SCHEME, OASFactory.createSecurityScheme()
                 .type(SecurityScheme.Type.HTTP).scheme("bearer")
-                .description("leasehold.api.token: when it is set, every call that changes something needs it as "
-                        + "Authorization: Bearer <token>; reads never do"));
+                .description("leasehold.api.token (the operator's: every call) or leasehold.api.viewer-token (the"
+                        + " viewer's: reads only), as Authorization: Bearer <token>; with neither set the API is open"));
         WireSchemas.refine(openAPI);
         if (openAPI.getPaths() == null || openAPI.getPaths().getPathItems() == null) {
             return;
@@ -57,10 +58,14 @@ public class ErrorAnswers implements OASFilter {
             for (Map.Entry<PathItem.HttpMethod, Operation> op : path.getValue().getOperations().entrySet()) {
                 withErrorBodies(op.getValue());
                 COMMON.forEach((code, why) -> add(op.getValue(), code, why));
+                add(op.getValue(), "401", UNAUTHORIZED);
+                op.getValue().setSecurity(null);
+                op.getValue().addSecurityRequirement(OASFactory.createSecurityRequirement().addScheme(TOKEN_SCHEME));
                 if (op.getKey() != PathItem.HttpMethod.GET && op.getKey() != PathItem.HttpMethod.HEAD
                         && op.getKey() != PathItem.HttpMethod.OPTIONS) {
-                    add(op.getValue(), "401", UNAUTHORIZED);
-                    op.getValue().addSecurityRequirement(OASFactory.createSecurityRequirement().addScheme(TOKEN_SCHEME));
+                    add(op.getValue(), "403", FORBIDDEN);
+                } else if (op.getValue().getResponses() != null) {
+                    op.getValue().getResponses().removeAPIResponse("403"); // a read takes either token: never 403
                 }
             }
         }

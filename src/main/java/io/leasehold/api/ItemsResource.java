@@ -1,5 +1,6 @@
 package io.leasehold.api;
 
+import jakarta.annotation.security.RolesAllowed;
 import io.leasehold.config.LeaseholdConfig;
 import io.leasehold.core.Clock;
 import io.leasehold.core.ItemId;
@@ -47,6 +48,7 @@ import io.leasehold.wire.QueryTimes;
 @Path("/items")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "items")
+@RolesAllowed({ApiTokens.VIEWER, ApiTokens.OPERATOR}) // reads: either token; changes: the operator's (below)
 public class ItemsResource {
 
     static final int DEFAULT_LIMIT = 100;
@@ -88,6 +90,7 @@ public class ItemsResource {
         @APIResponse(responseCode = "507", description = "the spool's filesystem is full; nothing was written")
     })
     @POST
+    @RolesAllowed(ApiTokens.OPERATOR)
     @Blocking
     @Consumes(MediaType.WILDCARD)
     public RestResponse<Created> enqueue(
@@ -197,6 +200,7 @@ public class ItemsResource {
         @APIResponse(responseCode = "507", description = "the spool's filesystem is full: the cancel's record could not be written, the item stays pending")
     })
     @DELETE
+    @RolesAllowed(ApiTokens.OPERATOR)
     @Path("/{id}")
     public Uni<ItemView> cancel(@Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiSchemas.ID_PATTERN, maxLength = 128)) @PathParam("id") String id) {
         ItemId.require(id);
@@ -212,6 +216,7 @@ public class ItemsResource {
         @APIResponse(responseCode = "507", description = "the spool's filesystem is full; the item stays failed")
     })
     @POST
+    @RolesAllowed(ApiTokens.OPERATOR)
     @Path("/{id}/retry")
     public Uni<ItemView> retry(@Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiSchemas.ID_PATTERN, maxLength = 128)) @PathParam("id") String id) {
         ItemId.require(id);
@@ -225,6 +230,7 @@ public class ItemsResource {
         @APIResponse(responseCode = "507", description = "the spool's filesystem is full; the items moved before it stay moved")
     })
     @POST
+    @RolesAllowed(ApiTokens.OPERATOR)
     @Path("/retry")
     public Uni<Retried> retryAll(
             @Parameter(required = true, description = "failed: only failed items are retried",
@@ -246,6 +252,7 @@ public class ItemsResource {
         @APIResponse(responseCode = "507", description = "the spool's filesystem is full; the items removed before it stay removed")
     })
     @DELETE
+    @RolesAllowed(ApiTokens.OPERATOR)
     public Uni<Purged> purgeAll(
             @Parameter(required = true, description = "done or failed: only settled items are purged",
                     schema = @Schema(type = SchemaType.STRING, enumeration = {"done", "failed"}))

@@ -1,5 +1,6 @@
 package io.leasehold.api;
 
+import jakarta.annotation.security.RolesAllowed;
 import io.leasehold.lease.LeaseFace;
 import io.leasehold.lease.Standing;
 import jakarta.ws.rs.GET;
@@ -14,6 +15,7 @@ import jakarta.ws.rs.core.MediaType;
 @Path("/lease")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "lease")
+@RolesAllowed({ApiTokens.VIEWER, ApiTokens.OPERATOR}) // reads: either token; changes: the operator's (below)
 public class LeaseResource {
 
     private final LeaseFace lease;

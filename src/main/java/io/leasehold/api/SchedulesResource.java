@@ -1,5 +1,6 @@
 package io.leasehold.api;
 
+import jakarta.annotation.security.RolesAllowed;
 import io.leasehold.core.RecurringSchedule;
 import io.leasehold.schedule.ScheduleFiring;
 import io.leasehold.schedule.ScheduleView;
@@ -33,6 +34,7 @@ import org.jboss.resteasy.reactive.RestResponse;
 @Path("/schedules")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "schedules")
+@RolesAllowed({ApiTokens.VIEWER, ApiTokens.OPERATOR}) // reads: either token; changes: the operator's (below)
 public class SchedulesResource {
 
     private static final String NAME = "the schedule's name, as configured under leasehold.schedules";
@@ -72,6 +74,7 @@ public class SchedulesResource {
         @APIResponse(responseCode = "507", description = "the spool's filesystem is full; nothing was written")
     })
     @POST
+    @RolesAllowed(ApiTokens.OPERATOR)
     @Path("/{name}/trigger")
     public Uni<RestResponse<Created>> trigger(
             @Parameter(description = NAME, schema = @Schema(type = SchemaType.STRING, pattern = ApiSchemas.SCHEDULE_NAME_PATTERN))
@@ -91,6 +94,7 @@ public class SchedulesResource {
         @APIResponse(responseCode = "507", description = "the spool's filesystem is full; nothing was written")
     })
     @POST
+    @RolesAllowed(ApiTokens.OPERATOR)
     @Path("/{name}/pause")
     public Uni<ScheduleAnswer.PausedBy> pause(
             @Parameter(description = NAME, schema = @Schema(type = SchemaType.STRING, pattern = ApiSchemas.SCHEDULE_NAME_PATTERN))
@@ -105,6 +109,7 @@ public class SchedulesResource {
         @APIResponse(responseCode = "507", description = "the spool's filesystem is full; nothing was written")
     })
     @POST
+    @RolesAllowed(ApiTokens.OPERATOR)
     @Path("/{name}/resume")
     public Uni<ScheduleAnswer.PausedBy> resume(
             @Parameter(description = NAME, schema = @Schema(type = SchemaType.STRING, pattern = ApiSchemas.SCHEDULE_NAME_PATTERN))

@@ -1,5 +1,6 @@
 package io.leasehold.api;
 
+import jakarta.annotation.security.RolesAllowed;
 import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.SpoolBackend;
 import io.leasehold.wire.SpoolView;
@@ -16,6 +17,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 @Path("/spool")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "spool")
+@RolesAllowed({ApiTokens.VIEWER, ApiTokens.OPERATOR}) // reads: either token; changes: the operator's (below)
 public class SpoolResource {
 
     private final ItemStore store;

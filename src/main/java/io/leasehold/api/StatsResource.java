@@ -1,5 +1,6 @@
 package io.leasehold.api;
 
+import jakarta.annotation.security.RolesAllowed;
 import io.leasehold.stats.ActivitySeries;
 import io.leasehold.stats.ActivityStats;
 import io.quarkus.runtime.configuration.DurationConverter;
@@ -21,6 +22,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Path("/stats")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "spool")
+@RolesAllowed({ApiTokens.VIEWER, ApiTokens.OPERATOR}) // reads: either token; changes: the operator's (below)
 public class StatsResource {
 
     static final Duration DEFAULT_WINDOW = Duration.ofHours(1);

@@ -180,6 +180,13 @@ public final class ConfigCheck {
         RemoteRules.lease(problems, c.lease());
         RemoteRules.nats(problems, c);
         problems.notBlankWhenSet("leasehold.api.token", c.api().token());
+        problems.notBlankWhenSet("leasehold.api.viewer-token", c.api().viewerToken());
+        if (c.api().viewerToken().isPresent() && c.api().token().isEmpty()) {
+            problems.add("leasehold.api.viewer-token", "needs leasehold.api.token beside it (the operator's): with a viewer's"
+                    + " token alone nobody could change anything; set both, or neither for an open API");
+        } else if (c.api().viewerToken().isPresent() && c.api().viewerToken().equals(c.api().token())) {
+            problems.add("leasehold.api.viewer-token", "is leasehold.api.token's own: give the viewer a token of its own");
+        }
         schedules(problems, c);
     }
 

@@ -233,7 +233,11 @@ public interface LeaseholdConfig {
     }
 
     interface ApiConfig {
+        /** The operator's token: every call, changes included. */
         Optional<String> token();
+
+        /** The viewer's token: reads only; needs {@link #token()} beside it. */
+        Optional<String> viewerToken();
     }
 
     /** How to reach NATS; without a URL the service runs in no-bus mode (epoch 0). */

@@ -36,6 +36,19 @@ class ConfigCheckTest {
     }
 
     @Test
+    void aViewersTokenNeedsTheOperatorsBesideItAndAnotherValue() {
+        ConfigCheck.InvalidConfigException alone = assertThrows(ConfigCheck.InvalidConfigException.class,
+                () -> ConfigCheck.require(config(Map.of("leasehold.api.viewer-token", "v"))));
+        assertTrue(alone.getMessage().contains("leasehold.api.viewer-token needs leasehold.api.token beside it"),
+                alone.getMessage());
+        ConfigCheck.InvalidConfigException same = assertThrows(ConfigCheck.InvalidConfigException.class,
+                () -> ConfigCheck.require(config(Map.of("leasehold.api.viewer-token", "t", "leasehold.api.token", "t"))));
+        assertTrue(same.getMessage().contains("leasehold.api.viewer-token is leasehold.api.token's own"), same.getMessage());
+        assertDoesNotThrow(() -> ConfigCheck.require(config(Map.of("leasehold.api.viewer-token", "v",
+                "leasehold.api.token", "o"))));
+    }
+
+    @Test
     void aTmpMaxAgeShorterThanTwiceTheUploadTimeoutIsRefusedNamingBoth() {
         ConfigCheck.InvalidConfigException refused = assertThrows(ConfigCheck.InvalidConfigException.class,
                 () -> ConfigCheck.require(config(Map.of("leasehold.spool.tmp-max-age", "2m",

@@ -154,7 +154,7 @@ class PackagedServiceIT {
         Files.writeString(spool("exec").resolve("pending").resolve("not~an-item"), "junk");
 
         assertJson(post(service, "/drain?budget=20s", ""), 200, "{\"claimed\":2,\"tookOver\":0,\"done\":1,"
-                + "\"failed\":1,\"retried\":0,\"lost\":0,\"handedBack\":0,\"idle\":true,\"budgetMs\":20000}");
+                + "\"failed\":1,\"retried\":0,\"lost\":0,\"handedBack\":0,\"idle\":true,\"paused\":false,\"budgetMs\":20000}");
 
         assertItem(get(service, "/items/ok-1"), 200, "{\"id\":\"ok-1\",\"state\":\"done\",\"history\":[]}");
         String failed = "{\"id\":\"fail-1\",\"state\":\"failed\",\"reason\":\"exit 3: no such order fail-1\"";
@@ -230,8 +230,12 @@ class PackagedServiceIT {
     }
 
     @Test
-    void withATokenAMutatingCallWithoutItIs401AndChangesNothing() {
+    void withATokenEveryCallWithoutItIs401AndChangesNothingButHealthAndMetricsStayOpen() {
         String needed = "this call needs Authorization: Bearer <leasehold.api.token>";
+        assertError(get(guarded, "/items/t-1"), 401, needed);
+        assertEquals(200, get(guarded, "/q/health/ready").statusCode());
+        assertEquals(200, get(guarded, "/q/metrics").statusCode());
+        assertEquals(200, get(guarded, "/").statusCode(), "the page itself, which then asks for the token");
         HttpResponse<String> refused = post(guarded, "/items?id=t-1", "x");
         assertError(refused, 401, needed);
         assertEquals("Bearer", refused.headers().firstValue("WWW-Authenticate").orElse(null));
@@ -239,12 +243,13 @@ class PackagedServiceIT {
                 .POST(BodyPublishers.ofString("x"))), 401,
                 "the token of Authorization: Bearer is not leasehold.api.token's: send the service's own");
         assertError(post(guarded, "/drain", ""), 401, needed);
-        assertError(get(guarded, "/items/t-1"), 404, "no item 't-1'");
+        assertError(guarded.request("/items/t-1", b -> b.header("Authorization", "Bearer " + TOKEN).GET()), 404, "no item 't-1'");
 
         assertJson(guarded.request("/items?id=t-1", b -> b.header("Authorization", "Bearer " + TOKEN)
                 .POST(BodyPublishers.ofString("x"))), 201, "{\"id\":\"t-1\",\"state\":\"pending\"}");
         assertError(delete(guarded, "/items/t-1"), 401, needed);
-        assertItem(get(guarded, "/items/t-1"), 200, "{\"id\":\"t-1\",\"state\":\"pending\",\"history\":[]}");
+        assertItem(guarded.request("/items/t-1", b -> b.header("Authorization", "Bearer " + TOKEN).GET()), 200,
+                "{\"id\":\"t-1\",\"state\":\"pending\",\"history\":[]}");
     }
 
     @Test
@@ -254,7 +259,7 @@ class PackagedServiceIT {
                 "{\"id\":\"event-1\",\"state\":\"pending\"}");
         assertJson(post(forwarding, "/items?id=s422-refused", "no"), 201, "{\"id\":\"s422-refused\",\"state\":\"pending\"}");
         assertJson(post(forwarding, "/drain?budget=20s", ""), 200, "{\"claimed\":2,\"tookOver\":0,\"done\":1,"
-                + "\"failed\":1,\"retried\":0,\"lost\":0,\"handedBack\":0,\"idle\":true,\"budgetMs\":20000}");
+                + "\"failed\":1,\"retried\":0,\"lost\":0,\"handedBack\":0,\"idle\":true,\"paused\":false,\"budgetMs\":20000}");
 
         Received event = receiver.last("event-1").orElseThrow(() -> new AssertionError("no event-1 in "
                 + receiver.received()));

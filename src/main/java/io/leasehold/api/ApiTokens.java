@@ -1,0 +1,87 @@
+package io.leasehold.api;
+
+import io.leasehold.config.LeaseholdConfig;
+import io.quarkus.security.identity.IdentityProviderManager;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.security.identity.request.AuthenticationRequest;
+import io.quarkus.security.runtime.QuarkusPrincipal;
+import io.quarkus.security.runtime.QuarkusSecurityIdentity;
+import io.quarkus.vertx.http.runtime.security.ChallengeData;
+import io.quarkus.vertx.http.runtime.security.HttpAuthenticationMechanism;
+import io.smallrye.mutiny.Uni;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.inject.Singleton;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The API's two static tokens as a Quarkus Security mechanism: {@code Authorization: Bearer <token>} gives the
+ * role {@value #OPERATOR} (with {@code leasehold.api.token}: reads and changes) or {@value #VIEWER} (with
+ * {@code leasehold.api.viewer-token}: reads only); every resource says which role each call needs
+ * ({@code @RolesAllowed}). With no token configured the API is open: every caller is an operator. A missing
+ * or wrong token leaves the caller anonymous, and the call is answered 401 ({@link ApiErrors#unauthorized}).
+ */
+@Singleton
+public class ApiTokens implements HttpAuthenticationMechanism {
+
+    public static final String OPERATOR = "operator";
+    public static final String VIEWER = "viewer";
+
+    private final Optional<byte[]> operator;
+    private final Optional<byte[]> viewer;
+
+    public ApiTokens(LeaseholdConfig config) {
+        this.operator = config.api().token().map(t -> t.getBytes(StandardCharsets.UTF_8));
+        this.viewer = config.api().viewerToken().map(t -> t.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public Uni<SecurityIdentity> authenticate(RoutingContext context, IdentityProviderManager identities) {
+        if (operator.isEmpty()) {
+            return Uni.createFrom().item(identity("anyone (no leasehold.api.token is set)", OPERATOR, VIEWER));
+        }
+        String header = context.request().getHeader("Authorization");
+        byte[] given = (header == null ? "" : bearerToken(header)).getBytes(StandardCharsets.UTF_8);
+        if (given.length > 0 && MessageDigest.isEqual(operator.get(), given)) {
+            return Uni.createFrom().item(identity("the operator's token", OPERATOR, VIEWER));
+        }
+        if (given.length > 0 && viewer.isPresent() && MessageDigest.isEqual(viewer.get(), given)) {
+            return Uni.createFrom().item(identity("the viewer's token", VIEWER));
+        }
+        return Uni.createFrom().optional(Optional.empty()); // anonymous: a call that needs a role answers 401
+    }
+
+    @Override
+    public Uni<ChallengeData> getChallenge(RoutingContext context) {
+        return Uni.createFrom().item(new ChallengeData(401, "WWW-Authenticate", "Bearer"));
+    }
+
+    @Override
+    public Set<Class<? extends AuthenticationRequest>> getCredentialTypes() {
+        return Set.of(); // the identity is made here, from the configuration: no identity provider is asked
+    }
+
+    /** Whether a viewer's token is configured: a 401's text then names both. */
+    boolean viewerTokenSet() {
+        return viewer.isPresent();
+    }
+
+    private static SecurityIdentity identity(String who, String... roles) {
+        return QuarkusSecurityIdentity.builder().setPrincipal(new QuarkusPrincipal(who)).addRoles(Set.of(roles)).build();
+    }
+
+    /**
+     * The credentials of a Bearer header, or "" for any other: the scheme's name is matched in any case and may
+     * be followed by more than one space (RFC 9110, 11.4), as clients send it.
+     */
+    static String bearerToken(String header) {
+        String scheme = "Bearer";
+        if (header.length() <= scheme.length() || !header.regionMatches(true, 0, scheme, 0, scheme.length())
+                || header.charAt(scheme.length()) != ' ') {
+            return "";
+        }
+        return header.substring(scheme.length()).stripLeading();
+    }
+}
