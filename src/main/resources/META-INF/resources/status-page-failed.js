@@ -43,7 +43,7 @@ window.LeaseholdFailed = function (h) {
     $('failed-first').disabled = !after;
     const page = before.length + (after ? 1 : 0) + 1;
     $('failed-shown').textContent = q ? '(' + items.length + (next ? '+' : '') + ' matching' + (page > 1 ? ', page ' + page : '') + ')'
-      : page > 1 ? '(page ' + page + ' of ' + total + ')' : total > items.length ? '(first ' + items.length + ' of ' + total + ')' : '';
+      : page > 1 ? '(page ' + page + ' · ' + total + ' failed)' : total > items.length ? '(first ' + items.length + ' of ' + total + ')' : '';
   }
 
   function go(cursor, stack) {

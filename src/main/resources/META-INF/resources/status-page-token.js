@@ -9,8 +9,11 @@ window.LeaseholdAuth = (function () {
   let asked = null; // the token form's answer while it is shown: every call that met a 401 waits on it
 
   /** Shows the token form; resolves with the token given, or null when cancelled. */
+  let declinedUntil = 0; // a cancelled form is not shown again at once by the next refresh's 401
+
   function askToken(why) {
     if (asked) return asked;
+    if (Date.now() < declinedUntil) return Promise.resolve(null);
     $('token-why').textContent = why === 'refused'
       ? 'That token was refused. Give one of the service\'s API tokens (leasehold.api.token, or'
         + ' leasehold.api.viewer-token to read only); it is kept in this tab only.'
@@ -38,20 +41,23 @@ window.LeaseholdAuth = (function () {
     const token = $('token-input').value.trim();
     if (token) tokenAnswered(token);
   });
-  $('token-cancel').addEventListener('click', () => tokenAnswered(null));
+  $('token-cancel').addEventListener('click', () => {
+    declinedUntil = Date.now() + 60000;
+    tokenAnswered(null);
+  });
 
   /** Calls path; on 401 asks for the token (kept in sessionStorage: this tab only) and tries again. */
   /**
    * Calls path; on 401 asks for a token, and on a change answered 403 (the viewer's token) for the operator's,
    * then tries again; a cancelled form answers what the service said.
    */
-  async function call(path, options) { // options(): fresh for each try (a read's timeout starts anew)
+  async function call(path, options, accept) { // options(): fresh for each try (a read's timeout starts anew)
     for (;;) {
       const token = sessionStorage.getItem(TOKEN_KEY);
-      const headers = { Accept: 'application/json' };
+      const headers = { Accept: accept || 'application/json' };
       if (token) headers.Authorization = 'Bearer ' + token;
       const res = await fetch(path, Object.assign({ headers: headers }, options()));
-      const viewer = res.status === 403 && options().method === 'POST';
+      const viewer = res.status === 403 && options().method !== undefined; // a change, refused to the viewer's token
       if (res.status !== 401 && !viewer) return res;
       if (sessionStorage.getItem(TOKEN_KEY) !== token) continue; // another call was given a new one meanwhile
       if (!viewer) sessionStorage.removeItem(TOKEN_KEY); // a refused token is forgotten
@@ -63,7 +69,9 @@ window.LeaseholdAuth = (function () {
 
   return {
     post: (path) => call(path, () => ({ method: 'POST' })),
+    /** A change by any method (DELETE, POST). */
+    call: (path, method) => call(path, () => ({ method: method })),
     /** A read: no cache; given up after timeoutMs (a read never answered must not stop the page). */
-    get: (path, timeoutMs) => call(path, () => ({ cache: 'no-store', signal: AbortSignal.timeout(timeoutMs) })),
+    get: (path, timeoutMs, accept) => call(path, () => ({ cache: 'no-store', signal: AbortSignal.timeout(timeoutMs) }), accept),
   };
 })();

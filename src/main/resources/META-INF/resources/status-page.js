@@ -43,11 +43,11 @@
     return isNaN(t) ? String(iso) : t.toISOString().slice(0, 19).replace('T', ' ') + ' UTC';
   }
 
-  /** The item's id as a link to its JSON, history included (GET /items/{id}). */
+  /** The item's id as a link to its page: state, payload, attempts (item.html). */
   function idCell(id) {
     const td = el('td', 'id');
     const a = el('a', null, id);
-    a.href = '/items/' + encodeURIComponent(id);
+    a.href = '/item.html?id=' + encodeURIComponent(id);
     td.append(a);
     return td;
   }

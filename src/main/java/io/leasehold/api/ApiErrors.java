@@ -50,7 +50,7 @@ public class ApiErrors {
             return answer(404, e.getMessage());
         }
         if (e instanceof ItemStore.DuplicateItemException || e instanceof ItemStore.WrongStateException
-                || e instanceof ItemStore.UnfitItemException) {
+                || e instanceof ItemStore.UnfitItemException || e instanceof ItemStore.UnfitPayloadException) {
             return answer(409, e.getMessage());
         }
         if (e instanceof ItemStore.PayloadTooLargeException) {

@@ -29,7 +29,7 @@ public class ErrorAnswers implements OASFilter {
     private static final String FORBIDDEN = "the viewer's token (leasehold.api.viewer-token) only reads: this call"
             + " needs the operator's (leasehold.api.token)";
     private static final Map<String, String> COMMON = Map.of(
-            "406", "the Accept header asks for something other than JSON, the only answer the call gives",
+            "406", "the Accept header asks for something other than what the call answers (JSON; a payload's bytes for GET /items/{id}/payload)",
             "500", "the spool or the lease failed in a way not listed here; the reason is in the body and the log",
             "503", "the spool is unreachable for now (NATS reconnecting, a volume gone), or too many uploads run at once: Retry-After says when to try again");
 

@@ -37,7 +37,7 @@ final class ItemPages {
                     }
                     List<ItemView> shown = List.copyOf(found.subList(0, limit));
                     String next = uri.getRequestUriBuilder().replaceQueryParam("after",
-                            ItemListing.Position.of(shown.get(limit - 1)).cursor()).build().getRawQuery();
+                            ItemListing.Position.of(shown.get(limit - 1), parked).cursor()).build().getRawQuery();
                     return RestResponse.ResponseBuilder.ok(shown)
                             .header("Link", "<" + uri.getRequestUri().getRawPath() + "?" + next + ">; rel=\"next\"").build();
                 });

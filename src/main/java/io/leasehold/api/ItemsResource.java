@@ -146,6 +146,23 @@ public class ItemsResource {
                 .orElseThrow(() -> new ItemStore.NoSuchItemException(id)));
     }
 
+    @Operation(operationId = "getPayload", summary = "One item's payload, as it was enqueued")
+    @APIResponses({
+        @APIResponse(responseCode = "200", description = "the payload's bytes, whatever the item's state",
+                content = @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM,
+                        schema = @Schema(type = SchemaType.STRING, format = "binary"))),
+        @APIResponse(responseCode = "400", description = "the id breaks the grammar"),
+        @APIResponse(responseCode = "404", description = "no such item (never enqueued, or purged)"),
+        @APIResponse(responseCode = "409", description = "what is under the id is no item the spool can trust (a link, a FIFO): not read")
+    })
+    @GET
+    @Path("/{id}/payload")
+    @Produces(MediaType.APPLICATION_OCTET_STREAM)
+    public Uni<byte[]> payload(@Parameter(schema = @Schema(type = SchemaType.STRING, pattern = ApiSchemas.ID_PATTERN, maxLength = 128)) @PathParam("id") String id) {
+        ItemId.require(id);
+        return OnWorkers.io(() -> store.payload(id).orElseThrow(() -> new ItemStore.NoSuchItemException(id)));
+    }
+
     @Operation(operationId = "listItems", summary = "Items in one state, a page at a time, optionally searched")
     @APIResponses({
         @APIResponse(responseCode = "200", description = "up to limit items in that state, oldest first (scheduled and"
@@ -165,7 +182,7 @@ public class ItemsResource {
             @Parameter(description = "at most this many items", schema = @Schema(type = SchemaType.INTEGER,
                     minimum = "1", maximum = "10000", defaultValue = "" + DEFAULT_LIMIT))
             @QueryParam("limit") String limit,
-            @Parameter(description = "only items whose id starts with this text, or whose reason contains it in any case",
+            @Parameter(description = "only items whose id starts with this text (ids are case-sensitive), or whose reason contains it in any case",
                     schema = @Schema(type = SchemaType.STRING, maxLength = ItemPages.MAX_TEXT, example = "quota"))
             @QueryParam("q") String q,
             @Parameter(description = "the cursor of the next page, as the previous page's Link header gave it",

@@ -181,6 +181,13 @@ public final class ConfigCheck {
         RemoteRules.nats(problems, c);
         problems.notBlankWhenSet("leasehold.api.token", c.api().token());
         problems.notBlankWhenSet("leasehold.api.viewer-token", c.api().viewerToken());
+        for (var token : java.util.Map.of("leasehold.api.token", c.api().token(), "leasehold.api.viewer-token",
+                c.api().viewerToken()).entrySet()) {
+            if (token.getValue().filter(t -> !t.isBlank() && !t.chars().allMatch(ch -> ch > 0x20 && ch < 0x7f)).isPresent()) {
+                problems.add(token.getKey(), "must be printable ASCII without spaces (a client sends it in an HTTP header"
+                        + " that carries no other), got one with a space or another character");
+            }
+        }
         if (c.api().viewerToken().isPresent() && c.api().token().isEmpty()) {
             problems.add("leasehold.api.viewer-token", "needs leasehold.api.token beside it (the operator's): with a viewer's"
                     + " token alone nobody could change anything; set both, or neither for an open API");

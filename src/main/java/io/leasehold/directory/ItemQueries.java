@@ -165,7 +165,10 @@ final class ItemQueries {
         List<ItemView> out = new ArrayList<>(oldest.size());
         for (ItemView chosen : oldest) {
             // Only the chosen ones: a record read (and a stat of its reservation) per listed item, not per entry.
-            out.add(withTimes(withRecords(chosen)));
+            ItemView read = withRecords(chosen);
+            if (!read.parked()) { // parked since the listing looked: it belongs to scheduled or retrying now
+                out.add(withTimes(read));
+            }
         }
         out.sort(oldestFirst);
         return out;

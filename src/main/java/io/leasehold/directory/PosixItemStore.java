@@ -1,6 +1,7 @@
 package io.leasehold.directory;
 
 import io.leasehold.clock.TickingClock;
+import io.leasehold.core.ClaimName;
 import io.leasehold.core.ItemId;
 import io.leasehold.core.LeaseTerms;
 import io.leasehold.spool.ClaimAges;
@@ -22,6 +23,8 @@ import java.util.function.Consumer;
 
 /** The API's view of a spool on a POSIX filesystem. */
 public final class PosixItemStore implements ItemStore, AutoCloseable {
+
+    private static final List<SpoolFolder> PAYLOAD_FOLDERS = List.of(SpoolFolder.PENDING, SpoolFolder.DONE, SpoolFolder.FAILED);
 
     private final TickingClock clock;
     private final ItemQueries queries;
@@ -102,6 +105,48 @@ public final class PosixItemStore implements ItemStore, AutoCloseable {
     @Override
     public Optional<ItemView> lookup(String id) throws IOException {
         return queries.lookup(id);
+    }
+
+    /**
+     * Looked for where the item may be; a move between two looks, or one half-done (a link's second name, for
+     * an instant), is looked for again, at most three times.
+     */
+    @Override
+    public Optional<byte[]> payload(String id) throws IOException {
+        ItemId.require(id);
+        io.leasehold.spool.UnfitFileException unfit = null;
+        for (int look = 0; look < 3; look++) {
+            try {
+                for (SpoolFolder folder : PAYLOAD_FOLDERS) {
+                    Optional<byte[]> found = readPayload(id, layout.file(folder, id));
+                    if (found.isPresent()) {
+                        return found;
+                    }
+                }
+                Optional<ClaimName> claim = queries.claimOf(id);
+                Optional<byte[]> found = claim.isEmpty() ? Optional.empty() : readPayload(id, layout.claimFile(claim.get()));
+                if (found.isPresent()) {
+                    return found;
+                }
+                if (unfit == null && claim.isEmpty() && look > 0) {
+                    return Optional.empty(); // looked twice, found nowhere: no such item
+                }
+            } catch (io.leasehold.spool.UnfitFileException e) {
+                unfit = e;
+            }
+        }
+        if (unfit != null) {
+            throw new UnfitPayloadException(id, unfit.getMessage());
+        }
+        return Optional.empty();
+    }
+
+    private Optional<byte[]> readPayload(String id, java.nio.file.Path file) throws IOException {
+        try {
+            return Optional.of(SpoolFiles.readBounded(file, spool.maxPayloadBytes(), "the payload of " + id));
+        } catch (java.nio.file.NoSuchFileException e) {
+            return Optional.empty();
+        }
     }
 
     @Override

@@ -200,6 +200,11 @@ public final class PosixSpool implements Spool {
         return out;
     }
 
+    /** {@code leasehold.item.max-bytes}: no payload is read past it. */
+    long maxPayloadBytes() {
+        return maxPayloadBytes;
+    }
+
     @Override
     public Optional<byte[]> payload(ClaimName claim) throws IOException {
         try {

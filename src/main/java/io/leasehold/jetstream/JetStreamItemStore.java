@@ -91,6 +91,27 @@ public final class JetStreamItemStore implements ItemStore {
                 .withHistory(AttemptRecord.historyOf(seen.entry().latestRecord())));
     }
 
+    /** From the entry read now: inline, or its payload object (gone meanwhile: purged, so no item). */
+    @Override
+    public Optional<byte[]> payload(String id) throws IOException {
+        ItemId.require(id);
+        Optional<Ledger.Seen> seen = ledger.read(id).filter(s -> !s.entry().staged());
+        if (seen.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<byte[]> inline = seen.get().entry().inlinePayload();
+        if (inline.isPresent()) {
+            return inline;
+        }
+        try {
+            return Optional.of(payloads.get(seen.get().entry().payload()));
+        } catch (java.nio.file.NoSuchFileException e) {
+            return Optional.empty();
+        } catch (io.leasehold.spool.UnfitFileException e) {
+            throw new UnfitPayloadException(id, e.getMessage());
+        }
+    }
+
     @Override
     public List<ItemView> list(ItemState state, ItemListing page) throws IOException {
         List<ItemView> out = new ArrayList<>();

@@ -11,7 +11,13 @@ final class LedgerViews {
     private LedgerViews() {
     }
 
+    /** With the time the picture orders it by ({@link MirrorCopy.Glimpse#of}): a cursor then lands where it was. */
     static ItemView of(String id, LedgerEntry e, LeaseTerms terms) {
+        ItemView view = shown(id, e, terms);
+        return view.parked() ? view : view.withSince(MirrorCopy.Glimpse.of(id, 0, e).since());
+    }
+
+    private static ItemView shown(String id, LedgerEntry e, LeaseTerms terms) {
         ItemState state = ItemState.parse(e.state()).orElse(null);
         if (state == null) {
             return new ItemView(id, e.state(), null, null, null, null, e.enqueuedAt());

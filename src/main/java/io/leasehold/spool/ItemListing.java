@@ -8,8 +8,8 @@ import java.util.regex.Pattern;
 
 /**
  * What one page of a listing asks (docs/http-api.md, "Search and paging"): at most {@code limit} items, those
- * after {@code after} in the listing's order, and with a {@code text} only those whose id starts with it or
- * whose reason contains it (in any case). A page starts past the key of the last item of the page before, so
+ * after {@code after} in the listing's order, and with a {@code text} only those whose id starts with it (ids
+ * are case-sensitive) or whose reason contains it in any case. A page starts past the key of the last item of the page before, so
  * an item is never shown twice nor skipped while it stays in the state and keeps its key.
  */
 public record ItemListing(int limit, Position after, String text) {
@@ -61,7 +61,16 @@ public record ItemListing(int limit, Position after, String text) {
 
         /** The key of a view in its listing: {@code runAt} for a parked claim, else {@code since}. */
         public static Position of(ItemView view) {
-            return new Position(view.parked() ? view.runAt() : view.since(), view.id());
+            return of(view, view.parked());
+        }
+
+        /**
+         * The key of a view in a listing of parked claims ({@code runAt}) or of a state ({@code since}); a time the
+         * view lacks (an entry of an older build) orders first, as the backends order it.
+         */
+        public static Position of(ItemView view, boolean parkedListing) {
+            Instant at = parkedListing ? view.runAt() : view.since();
+            return new Position(at == null ? Instant.EPOCH : at, view.id());
         }
 
         public String cursor() {

@@ -34,6 +34,13 @@ public interface ItemStore {
 
     Optional<ItemView> lookup(String id) throws IOException;
 
+    /**
+     * The payload of the item, in whatever state it is (a staged one is no item yet); empty when there is none.
+     * Never read past {@code leasehold.item.max-bytes}; an entry that is no item the spool can trust (a FIFO, a
+     * link) is refused with {@link UnfitPayloadException}, unread.
+     */
+    Optional<byte[]> payload(String id) throws IOException;
+
     /** Items in one state, oldest first, at most {@code limit}. */
     default List<ItemView> list(ItemState state, int limit) throws IOException {
         return list(state, ItemListing.first(limit));
@@ -151,6 +158,13 @@ public interface ItemStore {
     final class UnfitItemException extends IOException {
         public UnfitItemException(String id, String why) {
             super("item '" + id + "' cannot be moved: " + why);
+        }
+    }
+
+    /** What is under the id is no payload the spool can trust (a link, a FIFO, a second name, too large): not read. */
+    final class UnfitPayloadException extends IOException {
+        public UnfitPayloadException(String id, String why) {
+            super("the payload of '" + id + "' is not read: " + why);
         }
     }
 

@@ -67,6 +67,12 @@ public record ItemView(String id, String state, Integer attempt, String generati
                 history, since);
     }
 
+    /** The same view, ordered in its listing by {@code at}. */
+    public ItemView withSince(Instant at) {
+        return new ItemView(id, state, attempt, generation, holder, leaseExpiresAt, runAt, reason, enqueuedAt, settledAt,
+                history, at);
+    }
+
     /** The same view with its history of attempts. */
     public ItemView withHistory(List<PastAttempt> attempts) {
         return new ItemView(id, state, attempt, generation, holder, leaseExpiresAt, runAt, reason, enqueuedAt,

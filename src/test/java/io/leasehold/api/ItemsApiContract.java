@@ -49,6 +49,21 @@ abstract class ItemsApiContract extends BackendContract {
         enqueue("bad~id", "x").statusCode(400);
     }
 
+    /** GET /items/{id}/payload gives the bytes enqueued, in every state the item passes through, and 404 after none. */
+    @Test
+    void thePayloadIsReadInEveryStateByteForByte() {
+        byte[] bytes = {0, 1, 2, (byte) 0xfe, (byte) 0xff, '\n'};
+        String id = SpoolFixture.uniqueId("payload");
+        given().queryParam("id", id).body(bytes).when().post("/items").then().statusCode(201);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(bytes, given().when().get("/items/{id}/payload", id).then()
+                .statusCode(200).contentType("application/octet-stream").extract().asByteArray(), "pending");
+        given().queryParam("budget", "5s").when().post("/drain").then().statusCode(200);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(bytes, given().when().get("/items/{id}/payload", id).then()
+                .statusCode(200).extract().asByteArray(), "done");
+        SpoolFixture.assertError(given().when().get("/items/{id}/payload", "no-such-" + id).then(), 404, "no item");
+        SpoolFixture.assertError(given().when().get("/items/{id}/payload", ".bad").then(), 400, "");
+    }
+
     @Test
     void aDrainPassSettlesWhatWasEnqueuedAndTheCountsShowIt() {
         String a = SpoolFixture.uniqueId("api-drain");

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 class RolesTest {
 
     /** Every read, and every change with arguments that would be refused for another reason only after the role check. */
-    private static final List<String> READS = List.of("/items", "/items/none-such", "/spool", "/stats", "/lease", "/drain",
+    private static final List<String> READS = List.of("/items", "/items/none-such", "/items/none-such/payload", "/spool", "/stats", "/lease", "/drain",
             "/schedules");
     private static final List<String[]> CHANGES = List.of(new String[] {"POST", "/items?id=roles-x"},
             new String[] {"POST", "/items/batch"}, new String[] {"DELETE", "/items/none-such"},
@@ -58,7 +58,7 @@ class RolesTest {
     void theViewersTokenReadsEverythingAndChangesNothing() {
         for (String read : READS) {
             int status = call(ViewerTokenProfile.VIEWER, "GET", read).statusCode();
-            assertTrue(status == 200 || status == 404 && read.equals("/items/none-such"), read + " answered " + status);
+            assertTrue(status == 200 || status == 404 && read.startsWith("/items/none-such"), read + " answered " + status);
         }
         for (String[] change : CHANGES) {
             SpoolFixture.assertError(call(ViewerTokenProfile.VIEWER, change[0], change[1]).then(), 403,
@@ -73,7 +73,7 @@ class RolesTest {
     void theOperatorsTokenReadsAndChanges() {
         for (String read : READS) {
             int status = call(ViewerTokenProfile.OPERATOR, "GET", read).statusCode();
-            assertTrue(status == 200 || status == 404 && read.equals("/items/none-such"), read + " answered " + status);
+            assertTrue(status == 200 || status == 404 && read.startsWith("/items/none-such"), read + " answered " + status);
         }
         for (String[] change : CHANGES) {
             int status = call(ViewerTokenProfile.OPERATOR, change[0], change[1]).statusCode();
@@ -103,6 +103,6 @@ class RolesTest {
                         List.of(roles.value()), resource.getSimpleName() + "." + m.getName());
             }
         }
-        assertEquals(19, methods, "every call of the API");
+        assertEquals(20, methods, "every call of the API");
     }
 }

@@ -40,7 +40,10 @@ class StatusPageChartsTest extends ChromiumPageTest {
         }
         clock.advance(Duration.ofMinutes(1));
         given().queryParam("budget", "5s").when().post("/drain").then().statusCode(200).body("done", equalTo(4));
-        int minutes = given().when().get("/stats?window=1h").then().statusCode(200).extract().path("minutes.size()");
+        var stats = given().when().get("/stats?window=1h").then().statusCode(200).extract().jsonPath();
+        int minutes = stats.getInt("minutes.size()");
+        // A minute the sampling tick never saw (the driven clock jumped over it) has no pending count: a gap.
+        long sampled = stats.getList("minutes.pending").stream().filter(java.util.Objects::nonNull).count();
 
         chromium.driver.get(page.toString());
         chromium.until("the items chart drawn", d -> points("chart-items").getOrDefault("done", 0L) == minutes);
@@ -48,11 +51,22 @@ class StatusPageChartsTest extends ChromiumPageTest {
         for (String series : List.of("done", "failed", "retried", "enqueued")) {
             assertEquals(minutes, items.get(series), series + ": " + items);
         }
-        assertEquals(minutes, points("chart-pending").get("pending"), "every minute sampled");
-        assertTrue(chromium.driver.findElement(By.id("chart-items-max")).getText().equals("peak 4 per minute"),
-                chromium.driver.findElement(By.id("chart-items-max")).getText());
-        assertTrue(chromium.driver.findElement(By.id("chart-span")).getText().contains("done 4 · failed 0 · retried 0 · enqueued 4"),
-                chromium.driver.findElement(By.id("chart-span")).getText());
+        assertEquals(sampled, points("chart-pending").get("pending"), "a point per sampled minute");
+        // The hour holds what earlier tests of this service did too: the figures are the answer's own.
+        long peak = 0;
+        long done = 0;
+        long enqueued = 0;
+        for (java.util.Map<String, Object> m : stats.<java.util.Map<String, Object>>getList("minutes")) {
+            for (String series : List.of("done", "failed", "retried", "enqueued")) {
+                peak = Math.max(peak, ((Number) m.get(series)).longValue());
+            }
+            done += ((Number) m.get("done")).longValue();
+            enqueued += ((Number) m.get("enqueued")).longValue();
+        }
+        assertTrue(peak >= 4 && done >= 4 && enqueued >= 4, "this test's own four: " + stats.prettify());
+        assertEquals("peak " + peak + " per minute", chromium.driver.findElement(By.id("chart-items-max")).getText());
+        String span = chromium.driver.findElement(By.id("chart-span")).getText();
+        assertTrue(span.contains("done " + done + " · ") && span.contains("enqueued " + enqueued), span);
         chromium.screenshot(Path.of("target/status-page-charts.png"));
 
         chromium.driver.manage().window().setSize(new Dimension(390, 844));

@@ -43,10 +43,10 @@ class StatusPageSearchTest extends ChromiumPageTest {
         chromium.until("the first 100 failed", d -> failedIds().size() == 100 && text("failed-shown").equals("(first 100 of 230)"));
         List<String> seen = new ArrayList<>(failedIds());
         chromium.click("#failed-next");
-        chromium.until("page 2", d -> text("failed-shown").equals("(page 2 of 230)") && failedIds().get(0).equals("f-100"));
+        chromium.until("page 2", d -> text("failed-shown").equals("(page 2 · 230 failed)") && failedIds().get(0).equals("f-100"));
         seen.addAll(failedIds());
         chromium.click("#failed-next");
-        chromium.until("page 3, the last", d -> text("failed-shown").equals("(page 3 of 230)") && failedIds().size() == 30
+        chromium.until("page 3, the last", d -> text("failed-shown").equals("(page 3 · 230 failed)") && failedIds().size() == 30
                 && !d.findElement(By.id("failed-next")).isEnabled());
         seen.addAll(failedIds());
         assertEquals(ids, seen, "every failed item once, oldest first");

@@ -176,9 +176,8 @@ class StatusPageTest extends ChromiumPageTest {
 
         assertEquals(later, rows("waiting").get(later).get("id"), "the id cell shows the id");
         chromium.click("#waiting tr[data-id='" + later + "'] td.id a");
-        chromium.until("the item's JSON", d -> d.getCurrentUrl().endsWith("/items/" + later));
-        assertTrue(chromium.driver.getPageSource().contains("\"state\":\"scheduled\""),
-                chromium.driver.getPageSource());
+        chromium.until("the item's page", d -> d.getCurrentUrl().endsWith("/item.html?id=" + later)
+                && d.findElement(By.id("item-state")).getText().equals("scheduled"));
     }
 
     /** How the page writes a time: in UTC, with its zone. */

@@ -99,7 +99,7 @@ class OperatorCliTest {
         assertEquals(2, lst.status());
         assertEquals("leasehold: 'lst' is not a command of items (list, show, enqueue, cancel, retry, purge): did you"
                 + " mean list?", lst.err().lines().findFirst().orElse(""));
-        assertEquals("leasehold: 'itms' is not a command (items, spool, schedules, lease): did you mean items?",
+        assertEquals("leasehold: 'itms' is not a command (items, spool, schedules, drain, lease): did you mean items?",
                 run("itms").err().lines().findFirst().orElse(""));
         assertEquals("", lst.out());
     }
@@ -118,7 +118,7 @@ class OperatorCliTest {
         assertEquals(2, bad.status());
         assertEquals("", bad.out());
         assertEquals(List.of("leasehold: Invalid value for option '--limit': 'x' is not an int",
-                "usage: java -jar quarkus-run.jar items list [-hV] [--json] [--limit=N] [--state=STATE] "
+                "usage: java -jar quarkus-run.jar items list [-hV] [--json] [--after=CURSOR] [--limit=N] [--search=TEXT] [--state=STATE] "
                         + "(java -jar quarkus-run.jar items list --help for more)"),
                 bad.err().lines().toList());
         for (String[] words : List.of(new String[] {"items"}, new String[] {"nope"}, new String[] {"items", "retry"},

@@ -46,6 +46,12 @@ class ConfigCheckTest {
         assertTrue(same.getMessage().contains("leasehold.api.viewer-token is leasehold.api.token's own"), same.getMessage());
         assertDoesNotThrow(() -> ConfigCheck.require(config(Map.of("leasehold.api.viewer-token", "v",
                 "leasehold.api.token", "o"))));
+        for (String bad : new String[] {"two words", "tab\there", "caf\u00e9"}) {
+            ConfigCheck.InvalidConfigException refused = assertThrows(ConfigCheck.InvalidConfigException.class,
+                    () -> ConfigCheck.require(config(Map.of("leasehold.api.token", bad))));
+            assertTrue(refused.getMessage().contains("leasehold.api.token must be printable ASCII without spaces"),
+                    refused.getMessage());
+        }
     }
 
     @Test

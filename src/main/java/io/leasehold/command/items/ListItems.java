@@ -29,8 +29,8 @@ final class ListItems extends SpoolAction {
             + MAX_LIMIT + " (default ${DEFAULT-VALUE}).")
     int limit;
 
-    @Option(names = {"--search", "-q"}, paramLabel = "TEXT", description = "Only items whose id starts with TEXT, or "
-            + "whose reason contains it, in any case.")
+    @Option(names = "--search", paramLabel = "TEXT", description = "Only items whose id starts with TEXT (ids are "
+            + "case-sensitive), or whose reason contains it in any case.")
     String search;
 
     @Option(names = "--after", paramLabel = "CURSOR", description = "The next page: the cursor the page before ended with.")
@@ -57,14 +57,15 @@ final class ListItems extends SpoolAction {
     @Override
     void run(OpenSpool spool) throws IOException {
         ItemListing page = new ItemListing(limit + 1, from, search); // one more: does another page follow?
-        List<ItemView> found = state.equals(ItemView.SCHEDULED) || state.equals(ItemView.RETRYING)
+        boolean parked = state.equals(ItemView.SCHEDULED) || state.equals(ItemView.RETRYING);
+        List<ItemView> found = parked
                 ? spool.store.listParked(state, page)
                 : spool.store.list(ItemState.parse(state).orElseThrow(), page);
         List<ItemView> items = found.size() > limit ? found.subList(0, limit) : found;
         String more = found.size() > limit
                 ? "more: items list --state " + state + " --limit " + limit
                         + (search == null ? "" : " --search '" + search.replace("'", "'\\''") + "'")
-                        + " --after " + ItemListing.Position.of(items.get(limit - 1)).cursor()
+                        + " --after " + ItemListing.Position.of(items.get(limit - 1), parked).cursor()
                 : null;
         print(items, ItemTable.list(items, "no " + state + " items") + (more == null ? "" : "\n" + more));
         if (json && more != null) {
