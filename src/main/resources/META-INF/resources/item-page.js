@@ -30,14 +30,7 @@
     $(node).hidden = !text;
   }
 
-  async function errorText(res) {
-    try {
-      const body = await res.json();
-      return body && body.error ? ': ' + body.error : '';
-    } catch (e) {
-      return '';
-    }
-  }
+  const errorText = auth.errorText;
 
   function showItem(item) {
     $('item-state').textContent = item.state;

@@ -5,6 +5,29 @@
 window.LeaseholdAuth = (function () {
   const TOKEN_KEY = 'leasehold.api.token';
   const $ = (id) => document.getElementById(id);
+
+  // The form, the same on every page, put after the page's #problem line.
+  const form = document.createElement('form');
+  form.id = 'token-form';
+  form.className = 'card token';
+  form.hidden = true;
+  const title = document.createElement('h2');
+  title.textContent = 'API token';
+  const why = document.createElement('p');
+  why.id = 'token-why';
+  const label = document.createElement('label');
+  label.htmlFor = 'token-input';
+  label.textContent = 'Token';
+  const row = document.createElement('div');
+  row.className = 'row';
+  const input = Object.assign(document.createElement('input'), { id: 'token-input', type: 'password', autocomplete: 'off',
+    spellcheck: false, required: true });
+  const submit = Object.assign(document.createElement('button'), { id: 'token-submit', type: 'submit', textContent: 'Use token' });
+  const cancel = Object.assign(document.createElement('button'), { id: 'token-cancel', type: 'button', className: 'quiet',
+    textContent: 'Cancel' });
+  row.append(input, submit, cancel);
+  form.append(title, why, label, row);
+  $('problem').after(form);
   let tokenWaiter = null;
   let asked = null; // the token form's answer while it is shown: every call that met a 401 waits on it
 
@@ -67,7 +90,18 @@ window.LeaseholdAuth = (function () {
     }
   }
 
+  /** ": <the error's text>" from an error answer's JSON body, or "". */
+  async function errorText(res) {
+    try {
+      const body = await res.json();
+      return body && body.error ? ': ' + body.error : '';
+    } catch (e) {
+      return '';
+    }
+  }
+
   return {
+    errorText: errorText,
     post: (path) => call(path, () => ({ method: 'POST' })),
     /** A change by any method (DELETE, POST). */
     call: (path, method) => call(path, () => ({ method: method })),

@@ -157,14 +157,7 @@
     return { items: await res.json(), next: link ? new URL(link[1], location.href).searchParams.get('after') : null };
   }
 
-  async function errorText(res) {
-    try {
-      const body = await res.json();
-      return body && body.error ? ': ' + body.error : '';
-    } catch (e) {
-      return '';
-    }
-  }
+  const errorText = auth.errorText;
 
   async function refresh() {
     clearTimeout(timer);

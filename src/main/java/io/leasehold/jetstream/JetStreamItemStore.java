@@ -99,14 +99,8 @@ public final class JetStreamItemStore implements ItemStore {
         if (seen.isEmpty()) {
             return Optional.empty();
         }
-        Optional<byte[]> inline = seen.get().entry().inlinePayload();
-        if (inline.isPresent()) {
-            return inline;
-        }
         try {
-            return Optional.of(payloads.get(seen.get().entry().payload()));
-        } catch (java.nio.file.NoSuchFileException e) {
-            return Optional.empty();
+            return payloads.of(seen.get().entry());
         } catch (io.leasehold.spool.UnfitFileException e) {
             throw new UnfitPayloadException(id, e.getMessage());
         }

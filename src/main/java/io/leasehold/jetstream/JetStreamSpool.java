@@ -9,7 +9,6 @@ import io.leasehold.spool.ItemState;
 import io.leasehold.spool.PastAttempt;
 import io.leasehold.spool.Spool;
 import java.io.IOException;
-import java.nio.file.NoSuchFileException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -134,16 +133,7 @@ public final class JetStreamSpool implements Spool {
         if (seen.isEmpty()) {
             return Optional.empty();
         }
-        Optional<byte[]> inline = seen.get().entry().inlinePayload();
-        if (inline.isPresent()) {
-            return inline;
-        }
-        try {
-            return Optional.of(payloads.get(seen.get().entry().payload()));
-        } catch (NoSuchFileException e) {
-            // Settled and purged since the ledger was read, or lost from the store: nothing to work on.
-            return Optional.empty();
-        }
+        return payloads.of(seen.get().entry()); // gone meanwhile (settled and purged, or lost): nothing to work on
     }
 
     @Override

@@ -166,4 +166,20 @@ final class Payloads {
             return n;
         }
     }
+
+    /**
+     * The payload of {@code entry}: inline, or its object; empty when the object is gone (settled and purged
+     * since the entry was read, or lost from the store).
+     */
+    Optional<byte[]> of(LedgerEntry entry) throws IOException {
+        Optional<byte[]> inline = entry.inlinePayload();
+        if (inline.isPresent()) {
+            return inline;
+        }
+        try {
+            return Optional.of(get(entry.payload()));
+        } catch (java.nio.file.NoSuchFileException e) {
+            return Optional.empty();
+        }
+    }
 }
