@@ -21,7 +21,12 @@ window.LeaseholdCharts = function () {
     series.forEach((s) => {
       let points = [];
       const flush = () => {
-        if (points.length) parts.push(node('polyline', { points: points.join(' '), class: 'series ' + s.name, 'data-series': s.name }));
+        if (points.length === 1) { // a minute alone between gaps: a dot, as a line of one point shows nothing
+          const [px, py] = points[0].split(',');
+          parts.push(node('circle', { cx: px, cy: py, r: 2.5, class: 'dot ' + s.name, 'data-series': s.name }));
+        } else if (points.length) {
+          parts.push(node('polyline', { points: points.join(' '), class: 'series ' + s.name, 'data-series': s.name }));
+        }
         points = [];
       };
       minutes.forEach((m, i) => {

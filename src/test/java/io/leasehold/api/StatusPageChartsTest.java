@@ -23,12 +23,13 @@ class StatusPageChartsTest extends ChromiumPageTest {
     @Inject
     DrivenClock clock;
 
-    /** Per series of a chart, how many points its lines have. */
+    /** Per series of a chart, how many points its lines and lone dots have. */
     @SuppressWarnings("unchecked")
     private static Map<String, Long> points(String chart) {
         return (Map<String, Long>) chromium.driver.executeScript("const o = {};"
-                + " document.querySelectorAll('#" + chart + " polyline').forEach(p => {"
-                + "  o[p.dataset.series] = (o[p.dataset.series] || 0) + p.getAttribute('points').trim().split(' ').length; });"
+                + " document.querySelectorAll('#" + chart + " polyline, #" + chart + " circle').forEach(p => {"
+                + "  o[p.dataset.series] = (o[p.dataset.series] || 0)"
+                + "   + (p.tagName === 'circle' ? 1 : p.getAttribute('points').trim().split(' ').length); });"
                 + " return o;");
     }
 
