@@ -22,7 +22,6 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.PriorityQueue;
@@ -127,7 +126,7 @@ final class ItemQueries {
     }
 
     /** Basic attributes only: listings of large folders stat every entry, and need nothing more. */
-    private static Optional<BasicFileAttributes> regularFile(Path path) throws IOException {
+    static Optional<BasicFileAttributes> regularFile(Path path) throws IOException {
         if (!FileFacts.mayExist(path)) {
             return Optional.empty(); // the usual answer of all but one folder: no exception for it
         }
@@ -243,49 +242,9 @@ final class ItemQueries {
                         .toInstant()));
     }
 
-    /**
-     * The folder's entries as the directory streams them (a readdir in chunks, never the whole folder in
-     * memory), each valid name with a regular file behind it answered with its modification time, which a
-     * settlement set to when it settled. Unordered: the directory keeps no order.
-     */
+    /** A walk of done/ or failed/ ({@link SettledWalks}). */
     ItemStore.SettledWalk walkSettled(ItemState state, boolean reasons) throws IOException {
-        ItemStore.requireSettled(state);
-        DirectoryStream<Path> entries = Files.newDirectoryStream(layout.folder(SpoolFolder.of(state)));
-        Iterator<Path> names = entries.iterator();
-        return new ItemStore.SettledWalk() {
-            @Override
-            public List<ItemStore.Settled> next(int max) throws IOException {
-                List<ItemStore.Settled> out = new ArrayList<>(Math.min(max, 1024));
-                try {
-                    while (out.size() < max && names.hasNext()) {
-                        Path entry = names.next();
-                        String id = entry.getFileName().toString();
-                        if (!ItemId.isValid(id)) {
-                            continue;
-                        }
-                        Optional<BasicFileAttributes> file = regularFile(entry);
-                        if (file.isEmpty()) {
-                            continue; // moved since the readdir, or junk (purge and retry refuse junk anyway)
-                        }
-                        String reason = !reasons || state != ItemState.FAILED ? null
-                                : records.failedReason(id).orElse("unknown (no reason was recorded)");
-                        out.add(new ItemStore.Settled(id, file.get().lastModifiedTime().toInstant(), reason));
-                    }
-                } catch (DirectoryIteratorException e) {
-                    throw e.getCause();
-                }
-                return out;
-            }
-
-            @Override
-            public void close() {
-                try {
-                    entries.close();
-                } catch (IOException e) {
-                    // a directory stream's close frees a descriptor; nothing is written
-                }
-            }
-        };
+        return SettledWalks.of(layout, records, state, reasons);
     }
 
     /** The full count, a listing of every folder and a stat of every pending file: what the census recounts to. */
