@@ -138,6 +138,10 @@ public class ApiErrors {
     @ServerExceptionMapper
     public Response web(WebApplicationException e) {
         int status = e.getResponse().getStatus();
+        if (status == 406) { // Quarkus' own text names an annotation: say what the call answers instead
+            return answer(406, "the Accept header asks for a type this call does not answer: GET /items/{id}/payload"
+                    + " answers application/octet-stream, every other call application/json (or send Accept: */*)");
+        }
         return answer(status, e.getMessage());
     }
 

@@ -10,7 +10,11 @@ import io.quarkus.vertx.http.runtime.security.ChallengeData;
 import io.quarkus.vertx.http.runtime.security.HttpAuthenticationMechanism;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
+import org.jboss.logging.Logger;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Optional;
@@ -26,6 +30,8 @@ import java.util.Set;
 @Singleton
 public class ApiTokens implements HttpAuthenticationMechanism {
 
+    private static final Logger LOG = Logger.getLogger(ApiTokens.class);
+
     public static final String OPERATOR = "operator";
     public static final String VIEWER = "viewer";
 
@@ -35,6 +41,23 @@ public class ApiTokens implements HttpAuthenticationMechanism {
     public ApiTokens(LeaseholdConfig config) {
         this.operator = config.api().token().map(ApiTokens::digest);
         this.viewer = config.api().viewerToken().map(ApiTokens::digest);
+    }
+
+    /**
+     * Who may call the API, said once the start is over (a start that fails later in the boot prints its one line
+     * and nothing else): an empty LEASEHOLD_API_TOKEN (a secret without its key) reads as none, and opens the API.
+     */
+    void sayWhoMayCall(@Observes @Priority(Integer.MAX_VALUE) StartupEvent start) {
+        LOG.info(startLine(operator.isPresent(), viewer.isPresent()));
+    }
+
+    /** How the start says who may call the API (docs/http-api.md, Access, quotes both forms). */
+    static String startLine(boolean operatorToken, boolean viewerToken) {
+        return operatorToken
+                ? "API access: every call needs Authorization: Bearer with leasehold.api.token"
+                        + (viewerToken ? ", or leasehold.api.viewer-token to read only" : "")
+                : "API access: open, anyone who reaches the port may read and change (no leasehold.api.token is set;"
+                        + " an empty one counts as none)";
     }
 
     @Override

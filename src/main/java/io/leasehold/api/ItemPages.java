@@ -47,9 +47,14 @@ final class ItemPages {
         if (q == null || q.isEmpty()) {
             return null;
         }
-        if (q.length() > MAX_TEXT || q.chars().anyMatch(Character::isISOControl)) {
-            throw new IllegalArgumentException("q must be at most " + MAX_TEXT + " characters of text (an id's start or"
-                    + " words of a reason), got '" + ItemId.printable(q.length() > 40 ? q.substring(0, 40) + "…" : q) + "'");
+        String shown = ItemId.printable(q.length() > 40 ? q.substring(0, 40) + "…" : q);
+        if (q.chars().anyMatch(Character::isISOControl)) {
+            throw new IllegalArgumentException("q must be text on one line (an id's start or words of a reason), got '"
+                    + shown + "'");
+        }
+        if (q.length() > MAX_TEXT) {
+            throw new IllegalArgumentException("q must be at most " + MAX_TEXT + " characters (an id's start or words of"
+                    + " a reason), got " + q.length() + ": '" + shown + "'");
         }
         return q;
     }

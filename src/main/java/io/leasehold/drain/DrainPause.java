@@ -138,7 +138,7 @@ public final class DrainPause {
         Pause pause = p.get();
         return pause.paused()
                 ? "the drain is paused for the fleet since " + pause.since() + " by " + pause.by()
-                        + ": no new attempt starts until it is resumed (POST /drain/resume, or leasehold drain resume)"
+                        + ": no new attempt starts until it is resumed (POST /drain/resume, or java -jar quarkus-run.jar drain resume)"
                 : "the drain was resumed for the fleet at " + pause.since() + " by " + pause.by();
     }
 }

@@ -83,6 +83,16 @@ class RolesTest {
         call(ViewerTokenProfile.OPERATOR, "POST", "/schedules/fast/resume").then().statusCode(200);
     }
 
+    /** The start says who may call the API, in the lines the docs quote. */
+    @Test
+    void theStartLinesOfAccessAreTheOnesTheDocQuotes() throws Exception {
+        String doc = java.nio.file.Files.readString(java.nio.file.Path.of("docs/http-api.md"));
+        for (boolean[] tokens : new boolean[][] {{false, false}, {true, false}, {true, true}}) {
+            String line = ApiTokens.startLine(tokens[0], tokens[1]);
+            assertTrue(doc.contains("\n" + line + "\n"), line);
+        }
+    }
+
     /** A resource method without a role would be open to anyone who reaches the port, whatever the tokens. */
     @Test
     void everyResourceMethodNamesTheRolesItNeeds() {

@@ -28,7 +28,7 @@ class ItemsListPagingTest {
     private record Said(int status, String out, String err) {
     }
 
-    private static final Pattern MORE = Pattern.compile("more: items list --state pending --limit 2(?: --search '[^']*')? --after (\\S+)");
+    private static final Pattern MORE = Pattern.compile("more: java -jar quarkus-run.jar items list --state pending --limit 2(?: --search '[^']*')? --after (\\S+)");
 
     @TempDir
     Path dir;

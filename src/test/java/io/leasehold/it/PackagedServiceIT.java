@@ -194,7 +194,7 @@ class PackagedServiceIT {
         assertEquals(Answers.parse("{\"name\":\"spool\",\"status\":\"UP\",\"data\":{\"dir\":\"" + spool("exec")
                 + "\"}}"), check(ready, "spool"));
         assertEquals(Answers.parse("{\"name\":\"drain\",\"status\":\"UP\",\"data\":{\"settlementsWaiting\":0,"
-                + "\"claimsHeld\":0}}"), check(ready, "drain"));
+                + "\"claimsHeld\":0,\"paused\":false}}"), check(ready, "drain"));
         assertEquals(3, ready.path("checks").size(), ready.toString());
         assertEquals("UP", Answers.json(get(service, "/q/health/live"), 200).path("status").asText());
     }

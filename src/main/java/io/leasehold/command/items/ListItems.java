@@ -63,11 +63,11 @@ final class ListItems extends SpoolAction {
                 : spool.store.list(ItemState.parse(state).orElseThrow(), page);
         List<ItemView> items = found.size() > limit ? found.subList(0, limit) : found;
         String more = found.size() > limit
-                ? "more: items list --state " + state + " --limit " + limit
+                ? "more: java -jar quarkus-run.jar items list --state " + state + " --limit " + limit
                         + (search == null ? "" : " --search '" + search.replace("'", "'\\''") + "'")
                         + " --after " + ItemListing.Position.of(items.get(limit - 1), parked).cursor()
                 : null;
-        print(items, ItemTable.list(items, "no " + state + " items") + (more == null ? "" : "\n" + more));
+        print(items, ItemTable.list(items, "no " + state + " items" + (search == null ? "" : " match '" + search + "'")) + (more == null ? "" : "\n" + more));
         if (json && more != null) {
             spec.commandLine().getErr().println(more);
         }
