@@ -32,14 +32,14 @@ final class ItemPages {
                 text(q));
         return OnWorkers.io(() -> parked ? store.listParked(state, listing.oneMore()) : store.list(wanted, listing.oneMore()))
                 .map(found -> {
-                    if (found.size() <= limit) {
-                        return RestResponse.ok(found);
+                    List<ItemView> shown = found.size() > limit ? List.copyOf(found.subList(0, limit)) : found;
+                    RestResponse.ResponseBuilder<List<ItemView>> answer = RestResponse.ResponseBuilder.ok(shown);
+                    if (found.size() > limit) {
+                        String next = uri.getRequestUriBuilder().replaceQueryParam("after",
+                                ItemListing.Position.of(shown.get(limit - 1), parked).cursor()).build().getRawQuery();
+                        answer.header("Link", "<" + uri.getRequestUri().getRawPath() + "?" + next + ">; rel=\"next\"");
                     }
-                    List<ItemView> shown = List.copyOf(found.subList(0, limit));
-                    String next = uri.getRequestUriBuilder().replaceQueryParam("after",
-                            ItemListing.Position.of(shown.get(limit - 1), parked).cursor()).build().getRawQuery();
-                    return RestResponse.ResponseBuilder.ok(shown)
-                            .header("Link", "<" + uri.getRequestUri().getRawPath() + "?" + next + ">; rel=\"next\"").build();
+                    return answer.build();
                 });
     }
 

@@ -33,7 +33,9 @@ class SerialisedTypesIT {
             "io.leasehold.command.CommandJson.write → writeValueAsString(…)", Set.of("io.leasehold.lease.Holder",
                     "io.leasehold.spool.ItemView", "io.leasehold.wire.Created",
                     "io.leasehold.wire.Retried", "io.leasehold.wire.Purged",
-                    "io.leasehold.wire.SpoolView"));
+                    "io.leasehold.wire.SpoolView", "io.leasehold.wire.DrainState"),
+            // GET /items: a page of items, built with its Link header
+            "io.leasehold.api.ItemPages.lambda$page$2 → ok(…)", Set.of("io.leasehold.spool.ItemView"));
 
     @Test
     void everySerialisedTypeIsRegisteredForReflection() {
