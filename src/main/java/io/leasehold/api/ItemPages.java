@@ -2,7 +2,6 @@ package io.leasehold.api;
 
 import io.leasehold.core.ItemId;
 import io.leasehold.spool.ItemListing;
-import io.leasehold.spool.ItemState;
 import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.ItemView;
 import io.smallrye.mutiny.Uni;
@@ -25,22 +24,14 @@ final class ItemPages {
 
     static Uni<RestResponse<List<ItemView>>> page(ItemStore store, String state, int limit, String after, String q,
             UriInfo uri) {
-        boolean parked = state.equals(ItemView.SCHEDULED) || state.equals(ItemView.RETRYING);
-        ItemState wanted = parked ? ItemState.CLAIMED : ItemState.parse(state).orElseThrow(
-                () -> new IllegalArgumentException("state must be pending, claimed, scheduled, retrying, done or failed"));
         ItemListing listing = new ItemListing(limit, after == null || after.isEmpty() ? null : ItemListing.Position.parse(after),
                 text(q));
-        return OnWorkers.io(() -> parked ? store.listParked(state, listing.oneMore()) : store.list(wanted, listing.oneMore()))
-                .map(found -> {
-                    List<ItemView> shown = found.size() > limit ? List.copyOf(found.subList(0, limit)) : found;
-                    RestResponse.ResponseBuilder<List<ItemView>> answer = RestResponse.ResponseBuilder.ok(shown);
-                    if (found.size() > limit) {
-                        String next = uri.getRequestUriBuilder().replaceQueryParam("after",
-                                ItemListing.Position.of(shown.get(limit - 1), parked).cursor()).build().getRawQuery();
-                        answer.header("Link", "<" + uri.getRequestUri().getRawPath() + "?" + next + ">; rel=\"next\"");
-                    }
-                    return answer.build();
-                });
+        return OnWorkers.io(() -> store.page(state, listing)).map(page -> {
+            RestResponse.ResponseBuilder<List<ItemView>> answer = RestResponse.ResponseBuilder.ok(page.items());
+            page.next().ifPresent(cursor -> answer.header("Link", "<" + uri.getRequestUri().getRawPath() + "?"
+                    + uri.getRequestUriBuilder().replaceQueryParam("after", cursor).build().getRawQuery() + ">; rel=\"next\""));
+            return answer.build();
+        });
     }
 
     private static String text(String q) {

@@ -1,6 +1,7 @@
 package io.leasehold.directory;
 
 import io.leasehold.core.Generation;
+import io.leasehold.spool.UnfitFileException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -40,8 +41,20 @@ final class WrittenWhole {
         SpoolLayout.forceDirectory(dir);
     }
 
-    /** The record's text, read without following a link and refused past a few KiB. */
+    /**
+     * The record's text, read without following a link and refused past a few KiB. A record replaced by another
+     * instance while it was being opened (each write renames a new file over it) is read again, at most twice
+     * more; what is still no record then (a FIFO, a link, a large file) is refused.
+     */
     static String read(Path file) throws IOException {
-        return new String(SpoolFiles.readBounded(file, MAX_BYTES), StandardCharsets.UTF_8);
+        for (int look = 1; ; look++) {
+            try {
+                return new String(SpoolFiles.readBounded(file, MAX_BYTES), StandardCharsets.UTF_8);
+            } catch (UnfitFileException e) {
+                if (look == 3) {
+                    throw e;
+                }
+            }
+        }
     }
 }

@@ -61,6 +61,22 @@ public interface ItemStore {
     List<ItemView> listParked(String shownAs, ItemListing page) throws IOException;
 
     /**
+     * One page of the items shown as {@code shown} (a state, or scheduled or retrying for the parked claims), with
+     * the cursor of the next when more follow: one item more than the page is read to know.
+     */
+    default ItemPage page(String shown, ItemListing listing) throws IOException {
+        boolean parked = shown.equals(ItemView.SCHEDULED) || shown.equals(ItemView.RETRYING);
+        ItemState state = parked ? ItemState.CLAIMED : ItemState.parse(shown).orElseThrow(
+                () -> new IllegalArgumentException("state must be pending, claimed, scheduled, retrying, done or failed"));
+        List<ItemView> found = parked ? listParked(shown, listing.oneMore()) : list(state, listing.oneMore());
+        if (found.size() <= listing.limit()) {
+            return new ItemPage(found, Optional.empty());
+        }
+        List<ItemView> items = List.copyOf(found.subList(0, listing.limit()));
+        return new ItemPage(items, Optional.of(ItemListing.Position.of(items.get(items.size() - 1), parked).cursor()));
+    }
+
+    /**
      * Items per state and the oldest pending one's age, each item counted once (a parked claim as scheduled or
      * retrying, not as claimed); other instances' moves may show a recount late.
      */

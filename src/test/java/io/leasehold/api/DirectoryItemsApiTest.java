@@ -29,4 +29,15 @@ class DirectoryItemsApiTest extends ItemsApiContract {
         SpoolFixture.assertError(given().when().get("/items/{id}/payload", linked).then(), 409, "is not read");
         Files.delete(layout.root().resolveSibling(linked + ".secret"));
     }
+
+    /** A file larger than leasehold.item.max-bytes, dropped in by another program, is refused without being read. */
+    @Test
+    void aPayloadLargerThanTheBoundIsRefusedUnread() throws Exception {
+        String big = SpoolFixture.uniqueId("big");
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(layout.file(SpoolFolder.PENDING, big).toFile(), "rw")) {
+            f.setLength(4L * 1024 * 1024 * 1024); // 4 GiB, sparse: past any heap this test runs with
+        }
+        SpoolFixture.assertError(given().when().get("/items/{id}/payload", big).then(), 409, "is not read");
+        Files.delete(layout.file(SpoolFolder.PENDING, big));
+    }
 }

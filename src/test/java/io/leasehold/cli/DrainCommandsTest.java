@@ -1,14 +1,15 @@
 package io.leasehold.cli;
 
+import static io.leasehold.cli.Said.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.directory.DirectoryDrainSwitch;
 import io.leasehold.directory.SpoolLayout;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+
+
+
+
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -18,8 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code drain status|pause|resume} in-process on a spool directory: the same record the service reads. */
 class DrainCommandsTest {
 
-    private record Said(int status, String out, String err) {
-    }
+    @org.junit.jupiter.api.extension.RegisterExtension
+    final CliProperties properties = new CliProperties();
+
 
     @TempDir
     Path dir;
@@ -37,13 +39,6 @@ class DrainCommandsTest {
         System.clearProperty("leasehold.spool.dir");
     }
 
-    private static Said run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = OperatorCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), new ByteArrayInputStream(new byte[0]), false);
-        return new Said(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
 
     @Test
     void aDrainNeverPausedSaysSoAndAPauseIsKeptInTheSpoolForTheService() throws Exception {

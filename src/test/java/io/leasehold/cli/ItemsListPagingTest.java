@@ -1,14 +1,15 @@
 package io.leasehold.cli;
 
+import static io.leasehold.cli.Said.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.directory.SpoolFolder;
 import io.leasehold.directory.SpoolLayout;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+
+
+
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -25,8 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code items list --search --after}: the command line pages as GET /items does, and says how to get the next page. */
 class ItemsListPagingTest {
 
-    private record Said(int status, String out, String err) {
-    }
+    @org.junit.jupiter.api.extension.RegisterExtension
+    final CliProperties properties = new CliProperties();
+
 
     private static final Pattern MORE = Pattern.compile("more: java -jar quarkus-run.jar items list --state pending --limit 2(?: --search '[^']*')? --after (\\S+)");
 
@@ -51,13 +53,6 @@ class ItemsListPagingTest {
         System.clearProperty("leasehold.spool.dir");
     }
 
-    private static Said run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = OperatorCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), new ByteArrayInputStream(new byte[0]), false);
-        return new Said(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
 
     private static List<String> ids(String table) {
         return table.lines().skip(1).filter(l -> !l.startsWith("more:")).map(l -> l.split(" +")[0]).toList();

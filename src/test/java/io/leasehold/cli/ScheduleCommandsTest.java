@@ -1,15 +1,16 @@
 package io.leasehold.cli;
 
+import static io.leasehold.cli.Said.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.directory.DirectoryScheduleBook;
 import io.leasehold.directory.SpoolLayout;
 import io.leasehold.spool.ScheduleBook;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+
+
+
+
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -21,8 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code schedules list|trigger|pause|resume} in-process, on a spool directory and schedules of the test's own. */
 class ScheduleCommandsTest {
 
-    private record Said(int status, String out, String err) {
-    }
+    @org.junit.jupiter.api.extension.RegisterExtension
+    final CliProperties properties = new CliProperties();
+
 
     private static final List<String> KEYS = List.of("leasehold.spool.dir", "leasehold.schedules.nightly.cron",
             "leasehold.schedules.nightly.time-zone", "leasehold.schedules.fast.every");
@@ -46,13 +48,6 @@ class ScheduleCommandsTest {
         KEYS.forEach(System::clearProperty);
     }
 
-    private static Said run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = OperatorCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), new ByteArrayInputStream(new byte[0]), false);
-        return new Said(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
 
     @Test
     void listShowsEachSchedulesRuleNextFireTimeAndLastItemAndNeverFires() throws Exception {

@@ -1,16 +1,17 @@
 package io.leasehold.cli;
 
+import static io.leasehold.cli.Said.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
+
+
 import java.io.IOException;
-import java.io.PrintStream;
+
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,8 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
 /** Commands in-process on a spool directory of the test's own (leasehold.spool.dir as a system property). */
 class SpoolCommandsTest {
 
-    private record Said(int status, String out, String err) {
-    }
+    @org.junit.jupiter.api.extension.RegisterExtension
+    final CliProperties properties = new CliProperties();
+
 
     @TempDir
     Path dir;
@@ -41,18 +43,7 @@ class SpoolCommandsTest {
         System.clearProperty("leasehold.spool.dir");
     }
 
-    private static Said run(String stdin, boolean terminal, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = OperatorCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8),
-                new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), terminal);
-        return new Said(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
 
-    private static Said run(String... args) {
-        return run("", false, args);
-    }
 
     @Test
     void aTerminalIsReadOnlyWhenAskedForWithADash() throws IOException {

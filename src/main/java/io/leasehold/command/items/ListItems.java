@@ -3,7 +3,7 @@ package io.leasehold.command.items;
 import io.leasehold.core.Clock;
 import io.leasehold.core.ItemId;
 import io.leasehold.spool.ItemListing;
-import io.leasehold.spool.ItemState;
+import io.leasehold.spool.ItemPage;
 import io.leasehold.spool.ItemView;
 import java.io.IOException;
 import java.util.List;
@@ -56,17 +56,11 @@ final class ListItems extends SpoolAction {
 
     @Override
     void run(OpenSpool spool) throws IOException {
-        ItemListing page = new ItemListing(limit + 1, from, search); // one more: does another page follow?
-        boolean parked = state.equals(ItemView.SCHEDULED) || state.equals(ItemView.RETRYING);
-        List<ItemView> found = parked
-                ? spool.store.listParked(state, page)
-                : spool.store.list(ItemState.parse(state).orElseThrow(), page);
-        List<ItemView> items = found.size() > limit ? found.subList(0, limit) : found;
-        String more = found.size() > limit
-                ? "more: java -jar quarkus-run.jar items list --state " + state + " --limit " + limit
-                        + (search == null ? "" : " --search '" + search.replace("'", "'\\''") + "'")
-                        + " --after " + ItemListing.Position.of(items.get(limit - 1), parked).cursor()
-                : null;
+        ItemPage page = spool.store.page(state, new ItemListing(limit, from, search));
+        List<ItemView> items = page.items();
+        String more = page.next().map(cursor -> "more: java -jar quarkus-run.jar items list --state " + state + " --limit "
+                + limit + (search == null ? "" : " --search '" + search.replace("'", "'\\''") + "'") + " --after " + cursor)
+                .orElse(null);
         print(items, ItemTable.list(items, "no " + state + " items" + (search == null ? "" : " match '" + search + "'")) + (more == null ? "" : "\n" + more));
         if (json && more != null) {
             spec.commandLine().getErr().println(more);
