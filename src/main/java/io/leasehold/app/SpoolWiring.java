@@ -16,11 +16,13 @@ import io.leasehold.drain.DrainEvents;
 import io.leasehold.drain.DrainSettings;
 import io.leasehold.drain.DrainPause;
 import io.leasehold.drain.Drainer;
+import io.leasehold.drain.OutputKeeping;
 import io.leasehold.handler.Handler;
 import io.leasehold.lease.EpochFloor;
 import io.leasehold.lease.Holders;
 import io.leasehold.spool.ArrivalWatch;
 import io.leasehold.spool.BulkActions;
+import io.leasehold.spool.AttemptOutputs;
 import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.Spool;
 import io.leasehold.spool.SpoolBackend;
@@ -128,6 +130,13 @@ public class SpoolWiring {
         return backend.store();
     }
 
+    /** The attempts' outputs, which the API reads. */
+    @Produces
+    @Singleton
+    AttemptOutputs outputs(SpoolBackend backend) {
+        return backend.outputs();
+    }
+
     @Produces
     @Singleton
     SpoolUpkeep upkeep(SpoolBackend backend) {
@@ -162,7 +171,7 @@ public class SpoolWiring {
             SpoolBackend backend, ActivityStats stats) {
         return new Drainer(spool, clock, terms, settings, handler, lease.gate(), Infrastructure.getDefaultWorkerPool(),
                 renewals, arrivals, DrainEvents.both(events, stats), config.drain().auto(),
-                new DrainPause(backend.drainSwitch(), clock));
+                new DrainPause(backend.drainSwitch(), clock), new OutputKeeping(backend.outputs(), config.handler().name()));
     }
 
     /** This instance's activity per minute, for GET /stats and the page's charts. */

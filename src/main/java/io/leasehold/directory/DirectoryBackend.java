@@ -20,6 +20,7 @@ public final class DirectoryBackend implements SpoolBackend {
     private final PosixSpoolUpkeep upkeep;
     private final DirectoryScheduleBook schedules;
     private final DirectoryDrainSwitch drainSwitch;
+    private final DirectoryOutputs outputs;
 
     /**
      * The adapters on the spool under {@code layout}, whose folders its upkeep makes at start when missing;
@@ -39,6 +40,7 @@ public final class DirectoryBackend implements SpoolBackend {
         this.upkeep = new PosixSpoolUpkeep(layout, spool, store);
         this.schedules = new DirectoryScheduleBook(layout);
         this.drainSwitch = new DirectoryDrainSwitch(layout);
+        this.outputs = new DirectoryOutputs(layout);
     }
 
     /** Whether claims leave claimed/ by one renameat2 (Java 22+, leasehold.spool.linux-calls), else by link and unlink. */
@@ -73,6 +75,11 @@ public final class DirectoryBackend implements SpoolBackend {
     @Override
     public DirectoryDrainSwitch drainSwitch() {
         return drainSwitch;
+    }
+
+    @Override
+    public DirectoryOutputs outputs() {
+        return outputs;
     }
 
     @Override

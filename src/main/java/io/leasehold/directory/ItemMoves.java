@@ -186,6 +186,12 @@ final class ItemMoves {
         }
         spool.census().removed(SpoolFolder.of(settled));
         spool.records().forget(id);
+        try {
+            new DirectoryOutputs(layout).forget(id);
+        } catch (IOException e) {
+            LOG.warnf("the outputs of purged item %s stay in outputs/%s until the bookkeeping sweep: %s", id, id,
+                    e.getMessage());
+        }
         if (!spool.reservations().exists(id)) {
             spool.reservations().settled().forget(); // a settled item had no reservation: first claims look again
         }

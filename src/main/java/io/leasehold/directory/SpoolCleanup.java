@@ -18,7 +18,7 @@ import java.util.Set;
 /**
  * What crashes leave behind, removed once stale: files in tmp/ (uploads, record temporaries), the
  * epoch floor's temporaries in lease/, reservations of enqueues that never finished, records of items
- * that are done or gone. A file an item lives in is never removed: an upload still linked into
+ * that are done or gone, outputs of items that are gone. A file an item lives in is never removed: an upload still linked into
  * pending/ loses only its tmp/ name.
  */
 final class SpoolCleanup {
@@ -112,6 +112,14 @@ final class SpoolCleanup {
                 removed += records.forgetAllButDone(id) ? 1 : 0;
             } else if (old && !reservations.exists(id) && gone(id)) {
                 records.forget(id);
+                removed++;
+            }
+        }
+        for (String id : ids(SpoolFolder.OUTPUTS)) {
+            // A purge that stopped half-way, or a late holder's output kept after it.
+            Optional<FileFacts> folder = FileFacts.of(layout.file(SpoolFolder.OUTPUTS, id));
+            if (folder.isPresent() && folder.get().modified().isBefore(cutoff) && !reservations.exists(id) && gone(id)) {
+                new DirectoryOutputs(layout).forget(id);
                 removed++;
             }
         }

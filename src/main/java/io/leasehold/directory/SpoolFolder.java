@@ -22,7 +22,9 @@ public enum SpoolFolder {
     /** Per recurring schedule: its mark, {@code <name>~<fire time>}, and a pause by hand, {@code <name>~pause}. */
     SCHEDULES("schedules"),
     /** The fleet's switches by hand: {@code drain~pause}, the drain's pause ({@link DirectoryDrainSwitch}). */
-    CONTROL("control");
+    CONTROL("control"),
+    /** Per item: {@code <id>/<attempt>}, the output of its latest attempts ({@link DirectoryOutputs}). */
+    OUTPUTS("outputs");
 
     private final String dirName;
 

@@ -1,6 +1,7 @@
 package io.leasehold.drain;
 
 import io.leasehold.core.Clock;
+import io.leasehold.core.HandlerOutput;
 import io.leasehold.core.HeldClaim;
 import io.leasehold.core.Outcome;
 import io.leasehold.handler.Handler;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
@@ -35,9 +37,11 @@ final class ClaimWork {
     private final SettlementRetry retries;
     private final DrainEvents events;
     private final LookBeforeWork looks;
+    private final OutputKeeping outputs;
 
     ClaimWork(Spool spool, Clock clock, Handler handler, LeaseGate gate, Duration timeout, Executor workers,
-            Settlement settlement, SettlementRetry retries, DrainEvents events) {
+            Settlement settlement, SettlementRetry retries, DrainEvents events, OutputKeeping outputs) {
+        this.outputs = outputs;
         this.clock = clock;
         this.handler = handler;
         this.gate = gate;
@@ -93,6 +97,8 @@ final class ClaimWork {
         private final java.util.concurrent.atomic.AtomicInteger phase = new java.util.concurrent.atomic.AtomicInteger(LOOKING);
         private volatile boolean starting = true;
         private volatile Attempt attempt;
+        /** The handler's last report: kept when the outcome is settled. */
+        private final AtomicReference<HandlerOutput> reported = new AtomicReference<>();
 
         OneRun(HeldClaim claim, Consumer<AttemptEnd> done) {
             this.claim = claim;
@@ -129,7 +135,7 @@ final class ClaimWork {
                     settle(look.outcome());
                 } else if (!finished.get()) { // a stop during the look cancels before any handler starts
                     made.run(handler, new WorkItem(claim.id(), claim.attempt(), look.payload(), look.epoch(),
-                            clock.now()), timeout);
+                            clock.now(), reported::set), timeout);
                     if (finished.get()) {
                         made.cancel(); // cancelled while the handler started: it saw no attempt to stop
                     }
@@ -156,6 +162,8 @@ final class ClaimWork {
             if (finished.get()) {
                 return; // cancelled: the claim is being handed back
             }
+            // Before the move: once the item is settled, whoever reads its history may ask for this output.
+            outputs.keep(claim, reported.getAndSet(null), clock.now());
             if (gate.gatesSettlements() && !(outcome instanceof Outcome.Lost)) {
                 try {
                     gate.epochForAct();

@@ -67,6 +67,14 @@ public final class Drainer {
     public Drainer(Spool spool, TickingClock clock, LeaseTerms terms, DrainSettings settings, Handler handler,
             LeaseGate gate, Executor workers, Executor renewals, ArrivalWatch arrivals, DrainEvents events,
             boolean auto, DrainPause pause) {
+        this(spool, clock, terms, settings, handler, gate, workers, renewals, arrivals, events, auto, pause,
+                OutputKeeping.NONE);
+    }
+
+    /** @param outputs where the handler's reports go: each attempt's output, kept for the operator */
+    public Drainer(Spool spool, TickingClock clock, LeaseTerms terms, DrainSettings settings, Handler handler,
+            LeaseGate gate, Executor workers, Executor renewals, ArrivalWatch arrivals, DrainEvents events,
+            boolean auto, DrainPause pause, OutputKeeping outputs) {
         this.spool = spool;
         this.pause = pause;
         this.renewals = renewals;
@@ -86,7 +94,7 @@ public final class Drainer {
         this.takeover = new Takeover(spool, clock, terms, settings, tally, sightings);
         this.source = new ClaimSource(spool, clock, takeover, tally, sightings, held::containsKey);
         this.work = new ClaimWork(spool, clock, handler, gate, settings.handlerTimeout(), workers, settlement,
-                settlementRetry, tally);
+                settlementRetry, tally, outputs);
         this.stops = new ActStops(spool, held, working, settlement, settlementRetry, tally);
         this.slots = new Slots(settings.concurrency(), source, work, workers, held, working, stops, idleWaiters,
                 this::claiming, () -> accepting, pause::paused, () -> renewalPass);

@@ -1,5 +1,6 @@
 package io.leasehold.handler;
 
+import io.leasehold.core.HandlerOutput;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +13,7 @@ import org.jboss.logging.MDC;
  * One stream of an exec child (stdout or stderr), read on a thread of its own and logged line by line,
  * each line tagged with the item and attempt, under the category {@code io.leasehold.exec.output} (so it
  * can be routed or silenced apart from the service's own lines): the child's bytes never reach the
- * service's log raw. The last {@link #TAIL_BYTES} are kept for the attempt's reason.
+ * service's log raw. The last {@link #TAIL_BYTES} are kept for the attempt's reason and its output.
  *
  * <p>Bounded: a line longer than {@link #MAX_LINE} is cut into pieces, and after {@link #MAX_LINES}
  * lines the rest is read and dropped (one line says so), so a chatty child neither floods the log nor
@@ -23,7 +24,7 @@ final class ChildOutput {
     static final Logger OUTPUT = Logger.getLogger("io.leasehold.exec.output");
     static final int MAX_LINE = 8 * 1024;
     static final int MAX_LINES = 10_000;
-    static final int TAIL_BYTES = 2048;
+    static final int TAIL_BYTES = HandlerOutput.MAX_PART_BYTES;
 
     private final String tag;
     private final InputStream in;
@@ -159,6 +160,13 @@ final class ChildOutput {
         }
     }
 
+    /** What the stream showed so far, as the attempt's output keeps it: its tail and its length. */
+    HandlerOutput.Part part(String name) {
+        synchronized (tail) {
+            return HandlerOutput.Part.tail(name, lastBytes(), total);
+        }
+    }
+
     /**
      * The last bytes of the stream, stripped, once it ended or {@code wait} passed (a grandchild may hold
      * the pipe open after the command exited: its later bytes are not waited for).
@@ -170,16 +178,22 @@ final class ChildOutput {
             Thread.currentThread().interrupt();
         }
         synchronized (tail) {
-            int size = (int) Math.min(total, TAIL_BYTES);
-            byte[] last = new byte[size];
-            for (int i = 0; i < size; i++) {
-                last[i] = tail[(int) ((total - size + i) % TAIL_BYTES)];
-            }
+            byte[] last = lastBytes();
+            int size = last.length;
             int from = 0;
             while (size == TAIL_BYTES && from < Math.min(3, size) && (last[from] & 0xC0) == 0x80) {
                 from++; // the tail began inside a character: its remaining bytes are not a character
             }
             return new String(last, from, size - from, StandardCharsets.UTF_8).strip();
         }
+    }
+
+    private byte[] lastBytes() {
+        int size = (int) Math.min(total, TAIL_BYTES);
+        byte[] last = new byte[size];
+        for (int i = 0; i < size; i++) {
+            last[i] = tail[(int) ((total - size + i) % TAIL_BYTES)];
+        }
+        return last;
     }
 }

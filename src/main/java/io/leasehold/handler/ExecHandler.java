@@ -1,5 +1,6 @@
 package io.leasehold.handler;
 
+import io.leasehold.core.HandlerOutput;
 import io.leasehold.core.Outcome;
 import io.smallrye.mutiny.Uni;
 import java.io.IOException;
@@ -7,6 +8,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -128,7 +130,7 @@ public final class ExecHandler implements Handler, AutoCloseable {
             } catch (IOException e) {
                 LOG.debugf("the command of %s ended before its go: %s", item.id(), e.getMessage());
             }
-            return new Run(process, stdin, stdout, stderr);
+            return new Run(item, process, stdin, stdout, stderr);
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(stdin);
             throw e;
@@ -136,13 +138,15 @@ public final class ExecHandler implements Handler, AutoCloseable {
     }
 
     private static final class Run {
+        final WorkItem item;
         final Process process;
         final Path stdin;
         final ChildOutput stdout;
         final ChildOutput stderr;
         final AtomicBoolean finished = new AtomicBoolean();
 
-        Run(Process process, Path stdin, ChildOutput stdout, ChildOutput stderr) {
+        Run(WorkItem item, Process process, Path stdin, ChildOutput stdout, ChildOutput stderr) {
+            this.item = item;
             this.process = process;
             this.stdin = stdin;
             this.stdout = stdout;
@@ -154,11 +158,21 @@ public final class ExecHandler implements Handler, AutoCloseable {
             endLeftovers();
             cleanUp();
             if (status == 0) {
-                return Outcome.done(); // no reason to give: stderr is not waited for
+                report(status); // stderr is not waited for: no reason to give
+                return Outcome.done();
             }
             String tail = stderr.tail(STDERR_WAIT_MILLIS);
+            report(status);
             String reason = "exit " + status + (tail.isEmpty() ? "" : ": " + tail);
             return status == EX_TEMPFAIL ? Outcome.retry(reason) : Outcome.failed(reason);
+        }
+
+        /** The streams' tails as they are now, with the exit status (null when the command was stopped). */
+        private void report(Integer status) {
+            HandlerOutput shown = new HandlerOutput(status, List.of(stdout.part("stdout"), stderr.part("stderr")));
+            if (status == null || status != 0 || !shown.parts().stream().allMatch(p -> p.text().isEmpty())) {
+                item.report(shown); // a silent success shows nothing worth keeping
+            }
         }
 
         /**
@@ -180,6 +194,7 @@ public final class ExecHandler implements Handler, AutoCloseable {
         void stopUnlessExited() {
             if (process.isAlive()) {
                 killGroup();
+                report(null); // what it showed until it was stopped: why a timed-out attempt hung, say
             }
             cleanUp();
         }

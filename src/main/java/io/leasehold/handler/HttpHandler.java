@@ -1,5 +1,6 @@
 package io.leasehold.handler;
 
+import io.leasehold.core.HandlerOutput;
 import io.leasehold.core.Outcome;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.buffer.Buffer;
@@ -8,6 +9,7 @@ import io.vertx.mutiny.ext.web.client.HttpResponse;
 import io.vertx.mutiny.ext.web.client.WebClient;
 import java.net.ConnectException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * POSTs each attempt's payload as a binary-mode CloudEvent (docs/handlers.md). 2xx is done; 409 means the
@@ -85,6 +87,7 @@ public final class HttpHandler implements Handler {
 
     static Outcome outcome(WorkItem item, HttpResponse<Buffer> response) {
         int status = response.statusCode();
+        report(item, status, response.body());
         if (status >= 200 && status < 300) {
             return Outcome.done();
         }
@@ -97,6 +100,15 @@ public final class HttpHandler implements Handler {
         }
         // Other 4xx are failed (docs/handlers.md); a redirect or an odd status will not go away by retrying either.
         return Outcome.failed(reason);
+    }
+
+    /** The answer's status and the start of its body, as the attempt's output; a bodiless 2xx shows nothing more. */
+    private static void report(WorkItem item, int status, Buffer body) {
+        int length = body == null ? 0 : body.length();
+        if (length > 0 || status < 200 || status >= 300) {
+            byte[] first = length == 0 ? new byte[0] : body.getBytes(0, Math.min(length, HandlerOutput.MAX_PART_BYTES + 4));
+            item.report(new HandlerOutput(status, List.of(HandlerOutput.Part.start("body", first, length))));
+        }
     }
 
     static Outcome failure(Throwable e) {

@@ -11,6 +11,7 @@ import io.leasehold.nats.NatsConnector;
 import io.leasehold.nats.NatsSettings;
 import io.leasehold.spool.Anomaly;
 import io.leasehold.spool.ArrivalWatch;
+import io.leasehold.spool.AttemptOutputs;
 import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.DrainSwitch;
 import io.leasehold.spool.ScheduleBook;
@@ -84,6 +85,11 @@ public final class JetStreamBackend implements SpoolBackend {
     @Override
     public DrainSwitch drainSwitch() {
         return drainSwitch;
+    }
+
+    @Override
+    public AttemptOutputs outputs() {
+        return store.outputs();
     }
 
     /** A watch of the ledger for the drain; each call a new one, started and closed by the drain. */

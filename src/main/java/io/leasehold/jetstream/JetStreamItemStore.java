@@ -34,6 +34,7 @@ import java.util.function.Consumer;
  */
 public final class JetStreamItemStore implements ItemStore {
 
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(JetStreamItemStore.class);
     private final Ledger ledger;
     private final Payloads payloads;
     private final JetStreamSpool spool;
@@ -45,6 +46,7 @@ public final class JetStreamItemStore implements ItemStore {
     private final SeenUnchanged quietStaged;
     private volatile Consumer<String> arrivals = id -> { };
     private final JetStreamEnqueue enqueues;
+    private final JetStreamOutputs outputs;
 
     /** {@code tmpMaxAge}: past this, housekeeping takes a reservation or a staged batch for a dead enqueue's. */
     JetStreamItemStore(Ledger ledger, Payloads payloads, JetStreamSpool spool, LeaseTerms terms, Clock clock,
@@ -59,6 +61,12 @@ public final class JetStreamItemStore implements ItemStore {
         this.terms = terms;
         this.clock = clock;
         this.enqueues = new JetStreamEnqueue(ledger, payloads, owed, terms, clock, id -> arrivals.accept(id));
+        this.outputs = new JetStreamOutputs(ledger.connection(), ledger.bucket(), ledger.replicas());
+    }
+
+    /** The attempts' outputs beside this ledger, which a purge removes with the item. */
+    JetStreamOutputs outputs() {
+        return outputs;
     }
 
     /** Reserve, upload, commit: {@link JetStreamEnqueue}. */
@@ -224,6 +232,12 @@ public final class JetStreamItemStore implements ItemStore {
             return false;
         }
         payloads.delete(seen.get().entry().payload()); // after the entry: a crash in between leaves an orphan only
+        try {
+            outputs.forget(id);
+        } catch (IOException e) {
+            // The item is gone all the same; a new item of this id replaces them attempt by attempt.
+            LOG.warnf("the outputs of purged item %s stay in the outputs bucket: %s", id, e.getMessage());
+        }
         return true;
     }
 

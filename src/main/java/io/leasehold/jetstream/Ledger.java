@@ -48,6 +48,7 @@ final class Ledger {
 
     private final Connection connection;
     private final String bucket;
+    private final int replicas;
     private final KeyValue kv;
     private final JetStream js;
     /** Written to under its own subjects: not a mirror, no sources (see {@link #subject}). */
@@ -60,6 +61,7 @@ final class Ledger {
 
     Ledger(Connection connection, String bucket, int replicas) throws IOException {
         this.connection = connection;
+        this.replicas = replicas;
         this.bucket = bucket;
         try {
             this.kv = bucket(connection, bucket, replicas, "making the ledger " + bucket);
@@ -116,6 +118,11 @@ final class Ledger {
         if (mirror != null) {
             mirror.close();
         }
+    }
+
+    /** How many copies its buckets keep: the buckets beside it keep as many. */
+    int replicas() {
+        return replicas;
     }
 
     String bucket() {

@@ -50,6 +50,15 @@ final class SideBucket {
         }
     }
 
+    /** Whether the bucket was made: one stream-info request until it is seen, never making it. */
+    boolean exists() throws IOException {
+        try {
+            return kv != null || existing() != null;
+        } catch (JetStreamApiException e) {
+            throw new IOException(name + " could not be looked up: " + e.getMessage(), e);
+        }
+    }
+
     /** The bucket if it exists (one stream-info request), remembered; null when it was never made. */
     private KeyValue existing() throws IOException, JetStreamApiException {
         try {

@@ -221,6 +221,11 @@ public interface ItemStore {
         public NoSuchItemException(String id) {
             super("no item '" + id + "'");
         }
+
+        /** Something of the item that is not there (an attempt's output), said in {@code message}. */
+        public NoSuchItemException(String id, String message) {
+            super(message);
+        }
     }
 
     /** The item exists but not in the state the call needs. */

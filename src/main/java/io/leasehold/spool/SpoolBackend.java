@@ -24,6 +24,9 @@ public interface SpoolBackend extends AutoCloseable {
     /** Whether the fleet may start new attempts: the drain's pause by hand. */
     DrainSwitch drainSwitch();
 
+    /** The outputs of items' latest attempts: kept by the drain, read by the API. */
+    AttemptOutputs outputs();
+
     /** A new watch of arrivals for a drain that runs on its own; started and closed by that drain. */
     ArrivalWatch arrivals();
 
