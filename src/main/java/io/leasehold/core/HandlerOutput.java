@@ -44,13 +44,12 @@ public record HandlerOutput(Integer status, List<Part> parts) {
                 throw new IllegalArgumentException("a part keeps its tail or its start, got " + kept);
             }
             byte[] utf8 = (text == null ? "" : text).getBytes(StandardCharsets.UTF_8);
+            bytes = Math.max(bytes, utf8.length); // at least what was given, before any cut
             if (utf8.length > MAX_PART_BYTES) {
                 text = kept.equals("tail") ? tailOf(utf8, utf8.length, true) : startOf(utf8, MAX_PART_BYTES);
-                utf8 = text.getBytes(StandardCharsets.UTF_8);
             } else if (text == null) {
                 text = "";
             }
-            bytes = Math.max(bytes, utf8.length);
         }
 
         /** The last bytes of a stream that had {@code total} in all; {@code last} holds its last bytes (any number). */

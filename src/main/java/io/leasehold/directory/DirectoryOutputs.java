@@ -59,7 +59,7 @@ public final class DirectoryOutputs implements AttemptOutputs {
         Path file = layout.file(SpoolFolder.OUTPUTS, ItemId.require(id)).resolve(Integer.toString(attempt));
         byte[] json;
         try {
-            json = SpoolFiles.readBounded(file, AttemptOutputJson.MAX_BYTES, "outputs/" + id + "/" + attempt);
+            json = WrittenWhole.read(file, AttemptOutputJson.MAX_BYTES, "outputs/" + id + "/" + attempt);
         } catch (NoSuchFileException e) {
             return Optional.empty();
         }

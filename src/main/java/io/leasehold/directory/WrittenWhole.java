@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
-/** Small records of the fleet's (schedules' marks, pauses) replaced whole: a crash leaves the old file or the new one. */
+/** Small records of the fleet's (schedules' marks, pauses, attempts' outputs) replaced whole: a crash leaves the old file or the new one. */
 final class WrittenWhole {
 
     /** A record is a few lines: a larger file there is not one of ours, and is never read whole. */
@@ -47,9 +47,14 @@ final class WrittenWhole {
      * more; what is still no record then (a FIFO, a link, a large file) is refused.
      */
     static String read(Path file) throws IOException {
+        return new String(read(file, MAX_BYTES, file.getFileName().toString()), StandardCharsets.UTF_8);
+    }
+
+    /** As {@link #read(Path)}, for a file of up to {@code maxBytes} named {@code what} in the messages. */
+    static byte[] read(Path file, long maxBytes, String what) throws IOException {
         for (int look = 1; ; look++) {
             try {
-                return new String(SpoolFiles.readBounded(file, MAX_BYTES), StandardCharsets.UTF_8);
+                return SpoolFiles.readBounded(file, maxBytes, what);
             } catch (UnfitFileException e) {
                 if (look == 3) {
                     throw e;

@@ -1,0 +1,124 @@
+package io.leasehold.spool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.leasehold.core.HandlerOutput;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** What every backend keeps of attempts' outputs: per item and attempt, the latest ten, gone with a purge. */
+public abstract class AttemptOutputsContract {
+
+    protected static final Instant T = Instant.parse("2026-12-07T10:00:00Z");
+
+    /** Two views of one store, as two instances open it. */
+    protected AttemptOutputs one;
+    protected AttemptOutputs other;
+
+    protected static AttemptOutput output(int attempt, String stdout) {
+        return AttemptOutput.of(attempt, "exec", T.plusSeconds(attempt), T.plusSeconds(attempt + 1),
+                new HandlerOutput(attempt, List.of(new HandlerOutput.Part("stdout", stdout, stdout.length(), "tail"),
+                        new HandlerOutput.Part("stderr", "", 0, "tail"))));
+    }
+
+    @Test
+    void anOutputKeptByOneInstanceIsReadWholeByAnother() throws Exception {
+        AttemptOutput kept = output(1, "line one\nline two ü 🚀\u0007");
+        one.keep("item-1", kept);
+        assertEquals(Optional.of(kept), other.read("item-1", 1));
+        assertEquals(Optional.empty(), other.read("item-1", 2), "no output for an attempt that kept none");
+        assertEquals(Optional.empty(), other.read("item-2", 1), "nor for another item");
+    }
+
+    @Test
+    void idsWithDotsKeepOutputsApart() throws Exception {
+        one.keep("a.b", output(1, "dotted"));
+        one.keep("a", output(1, "plain"));
+        assertEquals("dotted", other.read("a.b", 1).orElseThrow().parts().get(0).text());
+        assertEquals("plain", other.read("a", 1).orElseThrow().parts().get(0).text());
+        one.forget("a");
+        assertEquals("dotted", other.read("a.b", 1).orElseThrow().parts().get(0).text(), "a's purge leaves a.b's");
+    }
+
+    @Test
+    void theSameAttemptKeptAgainReplacesItsOutput() throws Exception {
+        one.keep("item-1", output(2, "first"));
+        other.keep("item-1", output(2, "second"));
+        assertEquals("second", one.read("item-1", 2).orElseThrow().parts().get(0).text());
+    }
+
+    @Test
+    void onlyTheLatestTenAttemptsKeepTheirOutput() throws Exception {
+        for (int n = 1; n <= 15; n++) {
+            one.keep("busy", output(n, "attempt " + n));
+        }
+        for (int n = 1; n <= 5; n++) {
+            assertEquals(Optional.empty(), other.read("busy", n), "attempt " + n + " is older than the latest ten");
+        }
+        for (int n = 6; n <= 15; n++) {
+            assertEquals("attempt " + n, other.read("busy", n).orElseThrow().parts().get(0).text());
+        }
+    }
+
+    /** A retry by hand counts attempts afresh: its first attempt's output replaces the earlier run's outputs. */
+    @Test
+    void aFirstAttemptDropsTheOutputsOfAnEarlierRun() throws Exception {
+        for (int n = 1; n <= 4; n++) {
+            one.keep("retried", output(n, "run one, attempt " + n));
+        }
+        one.keep("retried", output(1, "run two, attempt 1"));
+        assertEquals("run two, attempt 1", other.read("retried", 1).orElseThrow().parts().get(0).text());
+        for (int n = 2; n <= 4; n++) {
+            assertEquals(Optional.empty(), other.read("retried", n), "attempt " + n + " of the earlier run");
+        }
+    }
+
+    @Test
+    void forgetRemovesEveryOutputOfTheItemAndOnlyThose() throws Exception {
+        one.keep("gone", output(1, "x"));
+        one.keep("gone", output(2, "y"));
+        one.keep("stays", output(1, "z"));
+        other.forget("gone");
+        assertEquals(Optional.empty(), one.read("gone", 1));
+        assertEquals(Optional.empty(), one.read("gone", 2));
+        assertEquals("z", one.read("stays", 1).orElseThrow().parts().get(0).text());
+        other.forget("never-kept"); // nothing there: no error
+    }
+
+    /** Two holders keeping outputs of one item at once (a late holder and its taker): each read is a whole one. */
+    @Test
+    void outputsKeptAtOnceAreEachReadWhole() throws Exception {
+        ExecutorService three = Executors.newFixedThreadPool(3);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (AttemptOutputs writer : List.of(one, other)) {
+                done.add(three.submit(() -> {
+                    for (int i = 0; i < 30; i++) {
+                        writer.keep("raced", output(3, "x".repeat(100 + i)));
+                    }
+                    return null;
+                }));
+            }
+            done.add(three.submit(() -> {
+                for (int i = 0; i < 60; i++) {
+                    one.read("raced", 3).ifPresent(o -> assertTrue(o.parts().get(0).text().startsWith("x".repeat(100))));
+                }
+                return null;
+            }));
+            for (Future<?> f : done) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            three.shutdownNow();
+        }
+        assertEquals("x".repeat(129), one.read("raced", 3).orElseThrow().parts().get(0).text());
+    }
+}
