@@ -13,7 +13,8 @@ import org.jboss.logging.MDC;
  * One stream of an exec child (stdout or stderr), read on a thread of its own and logged line by line,
  * each line tagged with the item and attempt, under the category {@code io.leasehold.exec.output} (so it
  * can be routed or silenced apart from the service's own lines): the child's bytes never reach the
- * service's log raw. The last {@link #TAIL_BYTES} are kept for the attempt's reason and its output.
+ * service's log raw. The last {@link #TAIL_BYTES} are kept for the attempt's output, the last
+ * {@link #REASON_BYTES} of them for its reason.
  *
  * <p>Bounded: a line longer than {@link #MAX_LINE} is cut into pieces, and after {@link #MAX_LINES}
  * lines the rest is read and dropped (one line says so), so a chatty child neither floods the log nor
@@ -25,6 +26,8 @@ final class ChildOutput {
     static final int MAX_LINE = 8 * 1024;
     static final int MAX_LINES = 10_000;
     static final int TAIL_BYTES = HandlerOutput.MAX_PART_BYTES;
+    /** How much of the tail a reason takes: a reason is written into the item's records on every failure. */
+    static final int REASON_BYTES = 2048;
 
     private final String tag;
     private final InputStream in;
@@ -180,8 +183,9 @@ final class ChildOutput {
         synchronized (tail) {
             byte[] last = lastBytes();
             int size = last.length;
-            int from = 0;
-            while (size == TAIL_BYTES && from < Math.min(3, size) && (last[from] & 0xC0) == 0x80) {
+            int from = Math.max(0, size - REASON_BYTES);
+            int start = from;
+            while ((total > size || start > 0) && from < Math.min(start + 3, size) && (last[from] & 0xC0) == 0x80) {
                 from++; // the tail began inside a character: its remaining bytes are not a character
             }
             return new String(last, from, size - from, StandardCharsets.UTF_8).strip();

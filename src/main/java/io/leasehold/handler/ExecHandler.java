@@ -32,7 +32,7 @@ public final class ExecHandler implements Handler, AutoCloseable {
     public static final int EX_TEMPFAIL = 75;
     /** How long an exited command's output is given to end before what it left running is ended. */
     private static final long LEFTOVER_GRACE_MILLIS = 100;
-    /** How long an exited command's stderr is waited for after that (a process out of the group may hold it). */
+    /** How long an exited command's output is waited for after that (a process out of the group may hold it). */
     private static final long STDERR_WAIT_MILLIS = 1000;
     private static final java.util.List<String> SECRETS = java.util.List.of("LEASEHOLD_API_TOKEN",
             "LEASEHOLD_NATS_PASSWORD", "LEASEHOLD_NATS_TOKEN", "LEASEHOLD_NATS_TLS_TRUSTSTORE_PASSWORD",
@@ -157,12 +157,15 @@ public final class ExecHandler implements Handler, AutoCloseable {
             int status = process.exitValue();
             endLeftovers();
             cleanUp();
+            // The readers may lag behind the exit (a chatty child's lines are logged one by one): the output
+            // is reported once they are through, or once the wait passed (a process out of the group holds a pipe).
+            long waitUntil = System.nanoTime() + STDERR_WAIT_MILLIS * 1_000_000;
+            stdout.awaitEnd(STDERR_WAIT_MILLIS);
+            String tail = stderr.tail(Math.max(0, (waitUntil - System.nanoTime()) / 1_000_000));
+            report(status);
             if (status == 0) {
-                report(status); // stderr is not waited for: no reason to give
                 return Outcome.done();
             }
-            String tail = stderr.tail(STDERR_WAIT_MILLIS);
-            report(status);
             String reason = "exit " + status + (tail.isEmpty() ? "" : ": " + tail);
             return status == EX_TEMPFAIL ? Outcome.retry(reason) : Outcome.failed(reason);
         }

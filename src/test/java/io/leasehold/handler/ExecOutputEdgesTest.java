@@ -146,7 +146,7 @@ class ExecOutputEdgesTest extends ExecOutputFixture {
         Path file = dir.resolve("err");
         Files.writeString(file, err);
         String bytes = err.toString();
-        String expected = "exit 1: " + bytes.substring(bytes.length() - ChildOutput.TAIL_BYTES).strip();
+        String expected = "exit 1: " + bytes.substring(bytes.length() - ChildOutput.REASON_BYTES).strip();
         Map<String, Integer> wrong = new java.util.TreeMap<>();
         for (int i = 0; i < 200; i++) {
             Outcome outcome = run("loop-" + i, "echo out; cat " + file + " >&2; exit 1");
