@@ -31,6 +31,7 @@ class PosixItemStoreContractTest extends StateCountsContract {
         store = posix;
         spool = posixSpool;
         theirs = new PosixSpool(layout, new SpoolAnomalies(), clock, MAX, HolderTag.of("their-host", 42));
+        outputs = new DirectoryOutputs(layout);
     }
 
     @Override

@@ -45,7 +45,10 @@ class JetStreamItemStoreContractTest extends StateCountsContract {
         Payloads payloads = new Payloads(connection, bucket + "-payloads", 1, MAX);
         JetStreamSpool jetStreamSpool = new JetStreamSpool(ledger, payloads, clock, "a");
         spool = jetStreamSpool;
-        store = new JetStreamItemStore(ledger, payloads, jetStreamSpool, TERMS, clock, InstanceRig.TMP_MAX_AGE);
+        JetStreamItemStore jetStreamStore = new JetStreamItemStore(ledger, payloads, jetStreamSpool, TERMS, clock,
+                InstanceRig.TMP_MAX_AGE);
+        store = jetStreamStore;
+        outputs = jetStreamStore.outputs();
         theirs = new JetStreamSpool(ledger, payloads, clock, "b", HolderTag.of("their-host", 42));
     }
 

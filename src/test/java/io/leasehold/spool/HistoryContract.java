@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.core.Backoff;
 import io.leasehold.core.ClaimName;
+import io.leasehold.core.HandlerOutput;
 import io.leasehold.core.Outcome;
 import io.leasehold.core.TakeoverRule;
 import io.leasehold.drain.DrainEvents;
@@ -14,6 +15,7 @@ import io.leasehold.drain.DrainReport;
 import io.leasehold.drain.DrainSettings;
 import io.leasehold.drain.DrainPause;
 import io.leasehold.drain.Drainer;
+import io.leasehold.drain.OutputKeeping;
 import io.leasehold.handler.Handler;
 import io.leasehold.handler.WorkItem;
 import io.smallrye.mutiny.Uni;
@@ -45,6 +47,10 @@ public abstract class HistoryContract extends ItemStoreContract {
     private final List<WorkItem> handled = new CopyOnWriteArrayList<>();
     private ExecutorService workers;
     private Drainer drainer;
+    /** The backend's attempts' outputs on the same store: set by the backend's test. */
+    protected AttemptOutputs outputs = AttemptOutputs.NONE;
+    /** Where the drain keeps outputs, when not in {@link #outputs}: set before the first pass. */
+    private AttemptOutputs drainKeepsIn;
 
     /** Made at its first pass: the backend's test sets the spool up after this class's own set-up runs. */
     private Drainer drainer() {
@@ -54,6 +60,8 @@ public abstract class HistoryContract extends ItemStoreContract {
         workers = Executors.newCachedThreadPool();
         Handler handler = item -> {
             handled.add(item);
+            item.report(new HandlerOutput(item.attempt(), List.of(new HandlerOutput.Part("stdout",
+                    "attempt " + item.attempt() + " of " + item.id(), 0, "tail"))));
             List<Outcome> outcomes = script.getOrDefault(item.id(), List.of());
             long before = handled.stream().filter(i -> i.id().equals(item.id())).count() - 1;
             return Uni.createFrom().item(before < outcomes.size() ? outcomes.get((int) before) : Outcome.done());
@@ -61,7 +69,8 @@ public abstract class HistoryContract extends ItemStoreContract {
         DrainSettings settings = new DrainSettings(2, 5, Duration.ofSeconds(1), Duration.ZERO,
                 new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(8)), Duration.ZERO, TakeoverRule.OBSERVED);
         drainer = new Drainer(spool, clock, TERMS, settings, handler, () -> EPOCH, workers, workers, ArrivalWatch.NONE,
-                DrainEvents.NONE, false, DrainPause.never(clock));
+                DrainEvents.NONE, false, DrainPause.never(clock),
+                new OutputKeeping(drainKeepsIn != null ? drainKeepsIn : outputs, "scripted"));
         drainer.start();
         return drainer;
     }
@@ -250,5 +259,52 @@ public abstract class HistoryContract extends ItemStoreContract {
             clock.advance(Duration.ofSeconds(10)); // past any backoff (at most 8 s)
         }
         assertEquals("failed", look(id).state());
+    }
+
+    /** Each attempt's output under its number, of the attempt the history shows (same start), gone with a purge. */
+    @Test
+    void eachAttemptKeepsItsOutputUnderItsNumberAndAPurgeTakesThem() throws IOException {
+        String id = uniqueId("shown");
+        script.put(id, List.of(Outcome.retry("exit 75: busy"), Outcome.failed("exit 3: bad input")));
+        store.enqueue(id, new ByteArrayInputStream("o".getBytes()), MAX);
+        runUntilFailed(id);
+        List<PastAttempt> history = look(id).history();
+        assertEquals(2, history.size(), history.toString());
+        for (PastAttempt past : history) {
+            AttemptOutput kept = outputs.read(id, past.attempt()).orElseThrow(() -> new AssertionError("no output of " + past));
+            assertEquals(past.attempt(), kept.attempt());
+            assertEquals("scripted", kept.handler());
+            assertEquals(past.startedAt(), kept.startedAt(), "the output of the attempt the history shows");
+            assertEquals(past.attempt(), kept.status());
+            assertEquals("attempt " + past.attempt() + " of " + id, kept.parts().get(0).text());
+        }
+        assertTrue(store.purge(id, ItemState.FAILED));
+        assertEquals(java.util.Optional.empty(), outputs.read(id, 1));
+        assertEquals(java.util.Optional.empty(), outputs.read(id, 2));
+    }
+
+    /** A full disk, NATS away: the output is lost, never the item, which settles as it would have. */
+    @Test
+    void anOutputThatCannotBeKeptLeavesTheItemToSettleAsItWould() throws IOException {
+        drainKeepsIn = new AttemptOutputs() {
+            @Override
+            public void keep(String id, AttemptOutput output) throws IOException {
+                throw new IOException("No space left on device");
+            }
+
+            @Override
+            public java.util.Optional<AttemptOutput> read(String id, int attempt) {
+                return java.util.Optional.empty();
+            }
+
+            @Override
+            public void forget(String id) {
+            }
+        };
+        String id = uniqueId("unkept");
+        script.put(id, List.of(Outcome.failed("exit 3: bad input")));
+        store.enqueue(id, new ByteArrayInputStream("o".getBytes()), MAX);
+        assertEquals(1, pass().failed());
+        assertEquals("exit 3: bad input", look(id).reason());
     }
 }
