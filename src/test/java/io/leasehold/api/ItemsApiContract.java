@@ -30,6 +30,8 @@ abstract class ItemsApiContract extends BackendContract {
 
     @Inject
     DrivenClock clock;
+    @Inject
+    io.leasehold.spool.AttemptOutputs outputs;
 
     private static ValidatableResponse enqueue(String id, String payload) {
         return given().queryParam("id", id).body(payload).when().post("/items").then();
@@ -62,6 +64,29 @@ abstract class ItemsApiContract extends BackendContract {
                 .statusCode(200).extract().asByteArray(), "done");
         SpoolFixture.assertError(given().when().get("/items/{id}/payload", "no-such-" + id).then(), 404, "no item");
         SpoolFixture.assertError(given().when().get("/items/{id}/payload", ".bad").then(), 400, "");
+    }
+
+    /** GET /items/{id}/attempts/{n}/output answers what the backend keeps, and says which of its parts is missing. */
+    @Test
+    void anAttemptsOutputIsReadAsKeptAnd404NamesWhatIsMissing() throws IOException {
+        String id = SpoolFixture.uniqueId("output");
+        enqueue(id, "o").statusCode(201);
+        outputs.keep(id, io.leasehold.spool.AttemptOutput.of(2, "exec", Instant.parse("2026-12-07T10:00:00Z"),
+                Instant.parse("2026-12-07T10:00:01Z"), new io.leasehold.core.HandlerOutput(3, java.util.List.of(
+                        new io.leasehold.core.HandlerOutput.Part("stderr", "no such order\n", 14, "tail")))));
+        given().when().get("/items/{id}/attempts/{n}/output", id, 2).then().statusCode(200)
+                .body("attempt", equalTo(2)).body("handler", equalTo("exec")).body("status", equalTo(3))
+                .body("startedAt", equalTo("2026-12-07T10:00:00Z")).body("endedAt", equalTo("2026-12-07T10:00:01Z"))
+                .body("parts[0].name", equalTo("stderr")).body("parts[0].text", equalTo("no such order\n"))
+                .body("parts[0].bytes", equalTo(14)).body("parts[0].kept", equalTo("tail"));
+        SpoolFixture.assertError(given().when().get("/items/{id}/attempts/1/output", id).then(), 404,
+                "no output is kept for attempt 1 of item '" + id + "'");
+        SpoolFixture.assertError(given().when().get("/items/{id}/attempts/2/output", "no-such-" + id).then(), 404,
+                "no item");
+        for (String bad : new String[] {"0", "-1", "x", "1234567890"}) {
+            SpoolFixture.assertError(given().when().get("/items/{id}/attempts/{n}/output", id, bad).then(), 400,
+                    "an attempt is a whole number from 1");
+        }
     }
 
     @Test

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
 class RolesTest {
 
     /** Every read, and every change with arguments that would be refused for another reason only after the role check. */
-    private static final List<String> READS = List.of("/items", "/items/none-such", "/items/none-such/payload", "/spool", "/stats", "/lease", "/drain",
+    private static final List<String> READS = List.of("/items", "/items/none-such", "/items/none-such/payload",
+            "/items/none-such/attempts/1/output", "/spool", "/stats", "/lease", "/drain",
             "/schedules");
     private static final List<String[]> CHANGES = List.of(new String[] {"POST", "/items?id=roles-x"},
             new String[] {"POST", "/items/batch"}, new String[] {"DELETE", "/items/none-such"},
@@ -97,7 +98,7 @@ class RolesTest {
     @Test
     void everyResourceMethodNamesTheRolesItNeeds() {
         int methods = 0;
-        for (Class<?> resource : List.of(ItemsResource.class, BatchResource.class, DrainResource.class, SchedulesResource.class,
+        for (Class<?> resource : List.of(ItemsResource.class, AttemptsResource.class, BatchResource.class, DrainResource.class, SchedulesResource.class,
                 SpoolResource.class, LeaseResource.class, StatsResource.class)) {
             for (Method m : resource.getDeclaredMethods()) {
                 boolean read = m.isAnnotationPresent(GET.class);
@@ -113,6 +114,6 @@ class RolesTest {
                         List.of(roles.value()), resource.getSimpleName() + "." + m.getName());
             }
         }
-        assertEquals(20, methods, "every call of the API");
+        assertEquals(21, methods, "every call of the API");
     }
 }

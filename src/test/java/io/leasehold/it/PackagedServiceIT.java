@@ -161,6 +161,15 @@ class PackagedServiceIT {
         assertItem(get(service, "/items/fail-1"), 200, failed + ",\"history\":[{\"attempt\":1,\"epoch\":0,"
                 + "\"outcome\":\"failed\",\"reason\":\"exit 3: no such order fail-1\"}]}");
         assertItem(get(service, "/items?state=failed"), 200, "[" + failed + "}]"); // listings leave history out
+        // The attempt's output: the child's exit status and the tails of its streams, beside its history.
+        JsonNode shown = Answers.json(get(service, "/items/fail-1/attempts/1/output"), 200);
+        assertEquals(List.of(1, 3), List.of(shown.path("attempt").asInt(), shown.path("status").asInt()), shown.toString());
+        assertEquals("exec", shown.path("handler").asText());
+        assertEquals(Answers.parse("[{\"name\":\"stdout\",\"text\":\"\",\"bytes\":0,\"kept\":\"tail\"},"
+                + "{\"name\":\"stderr\",\"text\":\"no such order fail-1\\n\",\"bytes\":21,\"kept\":\"tail\"}]"),
+                shown.path("parts"));
+        assertError(get(service, "/items/ok-1/attempts/1/output"), 404, "no output is kept for attempt 1 of item 'ok-1':"
+                + " its handler showed nothing, or the attempt is older than the latest 10; see its history with GET /items/ok-1");
         assertEquals("ok-1 0\nhello", Files.readString(work.resolve("out").resolve("ok-1")));
         assertEquals(List.of("ok-1"), names(work.resolve("out")));
         assertError(post(service, "/items/ok-1/retry", ""), 409, "item 'ok-1' is done, not failed");
@@ -278,6 +287,10 @@ class PackagedServiceIT {
         assertItem(get(forwarding, "/items/s422-refused"), 200, "{\"id\":\"s422-refused\",\"state\":\"failed\","
                 + "\"reason\":\"HTTP 422: answer 422 for s422-refused\",\"history\":[{\"attempt\":1,\"epoch\":0,"
                 + "\"outcome\":\"failed\",\"reason\":\"HTTP 422: answer 422 for s422-refused\"}]}");
+        JsonNode shown = Answers.json(get(forwarding, "/items/s422-refused/attempts/1/output"), 200);
+        assertEquals(422, shown.path("status").asInt(), shown.toString());
+        assertEquals(Answers.parse("[{\"name\":\"body\",\"text\":\"answer 422 for s422-refused\",\"bytes\":27,"
+                + "\"kept\":\"start\"}]"), shown.path("parts"));
     }
 
     private static List<String> names(Path dir) throws IOException {
