@@ -1,6 +1,6 @@
 // leasehold item page (/item.html?id=ID): one item's state and times (GET /items/{id}), a preview of its payload
-// (GET /items/{id}/payload) and its latest attempts, with Cancel and Retry. Every value is put in the page as text,
-// never as HTML: ids, reasons and payloads are user data.
+// (GET /items/{id}/payload) and its latest attempts, each with its output (item-output.js), with Cancel and Retry.
+// Every value is put in the page as text, never as HTML: ids, reasons and payloads are user data.
 'use strict';
 (function () {
   const REFRESH_MS = 2000;
@@ -41,16 +41,31 @@
     $('item-fields').replaceChildren(...fields.flatMap((f) => [el('dt', null, f[0]), el('dd', null, f[1])]));
     $('item-cancel').hidden = !(item.state === 'pending' || item.state === 'scheduled');
     $('item-retry').hidden = item.state !== 'failed';
+    const numbered = new Set(); // a retry by hand counts afresh: only the latest attempt of a number has its output
     const rows = (item.history || []).slice().reverse().map((a) => {
       const tr = el('tr');
       tr.dataset.attempt = a.attempt;
       tr.append(el('td', null, a.attempt), el('td', 'outcome', a.outcome), el('td', null, a.holder || '—'),
         el('td', null, a.epoch === undefined ? '—' : a.epoch), el('td', null, a.startedAt ? clockTime(a.startedAt) : '—'),
-        el('td', null, a.endedAt ? clockTime(a.endedAt) : '—'), el('td', 'reason', a.reason || '—'));
+        el('td', null, a.endedAt ? clockTime(a.endedAt) : '—'), el('td', 'reason', a.reason || '—'), outputCell(a, numbered));
       return tr;
     });
     $('history').tBodies[0].replaceChildren(...rows);
     $('history-empty').hidden = rows.length > 0;
+    $('first-output').hidden = rows.length > 0 || item.state !== 'done';
+  }
+
+  function outputCell(a, numbered) {
+    const td = el('td');
+    if (!numbered.has(a.attempt)) {
+      numbered.add(a.attempt);
+      const button = el('button', null, 'show');
+      button.type = 'button';
+      button.setAttribute('aria-label', 'show the output of attempt ' + a.attempt);
+      button.addEventListener('click', () => window.LeaseholdItemOutput.show(path, a.attempt, a.startedAt));
+      td.append(button);
+    }
+    return td;
   }
 
   /** Text when the first bytes are UTF-8, else their hex; the size always. */
@@ -118,6 +133,7 @@
   document.title = 'leasehold item ' + id;
   $('item-cancel').addEventListener('click', () => act('DELETE', path, 'Cancelled: the item is failed, reason "cancelled".'));
   $('item-retry').addEventListener('click', () => act('POST', path + '/retry', 'Retried: the item is pending again.'));
+  $('first-output').addEventListener('click', () => window.LeaseholdItemOutput.show(path, 1, null));
   document.addEventListener('visibilitychange', () => { if (!document.hidden) refresh(); });
   refresh();
 })();

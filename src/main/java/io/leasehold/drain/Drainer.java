@@ -64,13 +64,6 @@ public final class Drainer {
     /** The thread of the renewal pass under way, if any. */
     private volatile Thread renewalPass;
 
-    public Drainer(Spool spool, TickingClock clock, LeaseTerms terms, DrainSettings settings, Handler handler,
-            LeaseGate gate, Executor workers, Executor renewals, ArrivalWatch arrivals, DrainEvents events,
-            boolean auto, DrainPause pause) {
-        this(spool, clock, terms, settings, handler, gate, workers, renewals, arrivals, events, auto, pause,
-                OutputKeeping.NONE);
-    }
-
     /** @param outputs where the handler's reports go: each attempt's output, kept for the operator */
     public Drainer(Spool spool, TickingClock clock, LeaseTerms terms, DrainSettings settings, Handler handler,
             LeaseGate gate, Executor workers, Executor renewals, ArrivalWatch arrivals, DrainEvents events,

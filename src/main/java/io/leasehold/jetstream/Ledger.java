@@ -10,7 +10,6 @@ import io.nats.client.api.KeyValueEntry;
 import io.nats.client.api.KeyValueOperation;
 import io.nats.client.api.KeyValueWatcher;
 import io.nats.client.impl.NatsKeyValueWatchSubscription;
-import io.nats.client.api.StorageType;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Optional;
@@ -64,7 +63,7 @@ final class Ledger {
         this.replicas = replicas;
         this.bucket = bucket;
         try {
-            this.kv = bucket(connection, bucket, replicas, "making the ledger " + bucket);
+            this.kv = SideBucket.made(connection, bucket, replicas, "making the ledger " + bucket);
             this.js = connection.jetStream();
             KeyValueConfiguration made = NatsCalls.guarded("looking at the ledger " + bucket,
                     () -> kv.getStatus().getConfiguration());
@@ -72,21 +71,6 @@ final class Ledger {
         } catch (JetStreamApiException e) {
             throw new IOException("the ledger bucket " + bucket + " could not be made: " + e.getMessage(), e);
         }
-    }
-
-    /**
-     * The KV bucket {@code name}, made when missing (one value per key, on file, {@code replicas} copies): the
-     * ledger's, and the schedules' book beside it.
-     */
-    static KeyValue bucket(Connection connection, String name, int replicas, String what)
-            throws IOException, JetStreamApiException {
-        return NatsCalls.guarded(what, () -> {
-            if (!connection.keyValueManagement().getBucketNames().contains(name)) {
-                connection.keyValueManagement().create(KeyValueConfiguration.builder().name(name)
-                        .maxHistoryPerKey(1).storageType(StorageType.File).replicas(replicas).build());
-            }
-            return connection.keyValue(name);
-        });
     }
 
     /** The picture if it has been started, never starting it: a scrape's read, which must make no call. */
@@ -120,7 +104,7 @@ final class Ledger {
         }
     }
 
-    /** How many copies its buckets keep: the buckets beside it keep as many. */
+    /** The copies its bucket keeps; a bucket beside it keeps as many. */
     int replicas() {
         return replicas;
     }

@@ -4,7 +4,9 @@ import io.nats.client.Connection;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.KeyValue;
 import io.nats.client.api.KeyValueEntry;
+import io.nats.client.api.KeyValueConfiguration;
 import io.nats.client.api.KeyValueOperation;
+import io.nats.client.api.StorageType;
 import java.io.IOException;
 import java.util.Optional;
 
@@ -83,11 +85,26 @@ final class SideBucket {
         if (made == null) {
             synchronized (this) {
                 if (kv == null) {
-                    kv = Ledger.bucket(connection, name, replicas, "making the bucket " + name);
+                    kv = made(connection, name, replicas, "making the bucket " + name);
                 }
                 made = kv;
             }
         }
         return made;
+    }
+
+    /**
+     * The KV bucket {@code name}, made when missing (one value per key, on file, {@code replicas} copies): the
+     * ledger's, and each bucket beside it.
+     */
+    static KeyValue made(Connection connection, String name, int replicas, String what)
+            throws IOException, JetStreamApiException {
+        return NatsCalls.guarded(what, () -> {
+            if (!connection.keyValueManagement().getBucketNames().contains(name)) {
+                connection.keyValueManagement().create(KeyValueConfiguration.builder().name(name)
+                        .maxHistoryPerKey(1).storageType(StorageType.File).replicas(replicas).build());
+            }
+            return connection.keyValue(name);
+        });
     }
 }

@@ -67,6 +67,14 @@ class ItemPageTest extends ChromiumPageTest {
                         + " + tr.querySelector('.outcome').textContent + ' ' + tr.querySelector('.reason').textContent);");
         assertEquals(List.of("2 done —", "1 retry asked for one retry"), outcomes);
         assertEquals("done", text("item-state"));
+        // Each attempt's own output, as the handler reported it, shown as text (never as HTML).
+        chromium.click("#history tbody tr[data-attempt='1'] button");
+        chromium.until("attempt 1's output", d -> text("attempt-output-body").contains("attempt 1 of " + id));
+        assertEquals("Output of attempt 1", text("attempt-output-title"));
+        assertTrue(text("attempt-output-body").startsWith("test-recording · status 1\nlog ("), text("attempt-output-body"));
+        assertTrue(text("attempt-output-body").contains("<b>not html</b>"), text("attempt-output-body"));
+        chromium.click("#history tbody tr[data-attempt='2'] button");
+        chromium.until("attempt 2's output", d -> text("attempt-output-body").contains("attempt 2 of " + id));
         chromium.screenshot(Path.of("target/item-page.png"));
         chromium.driver.manage().window().setSize(new Dimension(390, 844));
         chromium.until("a phone's width", d -> d.manage().window().getSize().width == 390);
@@ -87,5 +95,18 @@ class ItemPageTest extends ChromiumPageTest {
 
         open("no-such-item");
         chromium.until("no such item", d -> text("problem").equals("No item \"no-such-item\": never enqueued, or purged."));
+    }
+
+    /** Done at its first attempt, an item keeps no history: its output is still one click away, or says why not. */
+    @Test
+    void anItemDoneAtItsFirstAttemptOffersItsOutputAndSaysWhenNoneWasKept() {
+        String id = SpoolFixture.uniqueId("silent");
+        given().queryParam("id", id).body("quiet").when().post("/items").then().statusCode(201);
+        given().when().post("/drain").then().statusCode(200);
+        open(id);
+        chromium.until("done", d -> text("item-state").equals("done") && d.findElement(By.id("first-output")).isDisplayed());
+        chromium.click("#first-output");
+        chromium.until("no output", d -> text("attempt-output-body").startsWith("No output is kept for attempt 1: its"
+                + " handler showed nothing"));
     }
 }

@@ -5,6 +5,7 @@ import io.leasehold.core.Backoff;
 import io.leasehold.core.LeaseTerms;
 import io.leasehold.core.TakeoverRule;
 import io.leasehold.directory.DirectoryDrainSwitch;
+import io.leasehold.directory.DirectoryOutputs;
 import io.leasehold.directory.PosixSpool;
 import io.leasehold.directory.SpoolAnomalies;
 import io.leasehold.directory.SpoolLayout;
@@ -67,7 +68,8 @@ final class Instance implements AutoCloseable {
         DrainSettings settings = new DrainSettings(2, maxAttempts, Duration.ofSeconds(1), Duration.ZERO,
                 new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(8)), Duration.ZERO, takeover);
         drainer = new Drainer(decorate.apply(spool), clock, TERMS, settings, handler, gate, workers, workers,
-                arrivals, events, auto, new DrainPause(new DirectoryDrainSwitch(layout), clock));
+                arrivals, events, auto, new DrainPause(new DirectoryDrainSwitch(layout), clock),
+                new OutputKeeping(new DirectoryOutputs(layout), "test"));
         drainer.start();
     }
 

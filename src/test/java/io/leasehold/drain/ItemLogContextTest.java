@@ -68,7 +68,7 @@ class ItemLogContextTest extends SpoolTestBase {
         Drainer drainer = new Drainer(new PosixSpool(layout, new SpoolAnomalies(), clock,
                 Mapped.defaults().item().maxBytes().asLongValue()), clock, Instance.TERMS,
                 settings, handler, new Instance.TestGate(), oneWorker, renewals, ArrivalWatch.NONE, events, true,
-                DrainPause.never(clock));
+                DrainPause.never(clock), OutputKeeping.NONE);
         drainer.start();
         return drainer;
     }
