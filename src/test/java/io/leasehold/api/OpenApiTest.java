@@ -47,6 +47,7 @@ class OpenApiTest {
                 Map.entry("get /items/{id}", Set.of("200", "400", "401", "404", "406", "500", "503")),
                 Map.entry("delete /items/{id}", Set.of("200", "400", "401", "403", "404", "406", "409", "500", "503", "507")),
                 Map.entry("post /items/{id}/retry", Set.of("200", "400", "401", "403", "404", "406", "409", "500", "503", "507")),
+                Map.entry("post /items/{id}/purge", Set.of("200", "400", "401", "403", "404", "406", "409", "500", "503", "507")),
                 Map.entry("post /items/batch", Set.of("201", "400", "401", "403", "406", "408", "409", "413", "415", "500", "503", "507")),
                 Map.entry("post /drain", Set.of("200", "400", "401", "403", "406", "500", "503")),
                 Map.entry("get /drain", Set.of("200", "401", "406", "500", "503")),
@@ -101,7 +102,7 @@ class OpenApiTest {
                 assertEquals("[{\"" + ErrorAnswers.TOKEN_SCHEME + "\":[]}]", security.toString(), call);
             }
         }
-        assertEquals(20, calls, "calls described: " + operationIds);
+        assertEquals(21, calls, "calls described: " + operationIds);
     }
 
     /**
@@ -130,7 +131,7 @@ class OpenApiTest {
         }
         assertEquals("date-time", parameter(api, "/items", "post", "notBefore").path("schema").path("format").asText());
         for (String[] id : new String[][] {{"/items", "post", "id"}, {"/items/{id}", "get", "id"},
-                {"/items/{id}", "delete", "id"}, {"/items/{id}/retry", "post", "id"}}) {
+                {"/items/{id}", "delete", "id"}, {"/items/{id}/retry", "post", "id"}, {"/items/{id}/purge", "post", "id"}}) {
             assertEquals(ApiSchemas.ID_PATTERN, parameter(api, id[0], id[1], id[2]).path("schema").path("pattern").asText(),
                     String.join(" ", id));
         }
