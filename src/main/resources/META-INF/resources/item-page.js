@@ -1,5 +1,5 @@
 // leasehold item page (/item.html?id=ID): one item's state and times (GET /items/{id}), a preview of its payload
-// (GET /items/{id}/payload) and its latest attempts, with Cancel and Retry. Every value is put in the page as text,
+// (GET /items/{id}/payload) and its latest attempts, with Cancel, Retry and Purge. Every value is put in the page as text,
 // never as HTML: ids, reasons and payloads are user data.
 'use strict';
 (function () {
@@ -41,6 +41,7 @@
     $('item-fields').replaceChildren(...fields.flatMap((f) => [el('dt', null, f[0]), el('dd', null, f[1])]));
     $('item-cancel').hidden = !(item.state === 'pending' || item.state === 'scheduled');
     $('item-retry').hidden = item.state !== 'failed';
+    $('item-purge').hidden = !(item.state === 'done' || item.state === 'failed');
     const rows = (item.history || []).slice().reverse().map((a) => {
       const tr = el('tr');
       tr.dataset.attempt = a.attempt;
@@ -51,6 +52,17 @@
     });
     $('history').tBodies[0].replaceChildren(...rows);
     $('history-empty').hidden = rows.length > 0;
+  }
+
+  /** No item (any more): what was shown of one is cleared, so no button acts on an item that is gone. */
+  function showGone() {
+    $('item-state').textContent = 'none';
+    $('item-fields').replaceChildren();
+    ['item-cancel', 'item-retry', 'item-purge'].forEach((b) => { $(b).hidden = true; });
+    $('payload').textContent = '—';
+    $('payload-size').textContent = '';
+    $('history').tBodies[0].replaceChildren();
+    $('history-empty').hidden = true;
   }
 
   /** Text when the first bytes are UTF-8, else their hex; the size always. */
@@ -75,6 +87,7 @@
       const res = await auth.get(path, READ_TIMEOUT_MS);
       if (res.status === 404) {
         say('problem', 'No item "' + id + '": never enqueued, or purged.');
+        showGone();
         return;
       }
       if (!res.ok) throw new Error('GET ' + path + ' answered ' + res.status + (await errorText(res)));
@@ -99,16 +112,14 @@
   }
 
   async function act(method, target, done) {
-    $('item-cancel').disabled = true;
-    $('item-retry').disabled = true;
+    $('item-cancel').disabled = $('item-retry').disabled = $('item-purge').disabled = true;
     try {
       const res = await auth.call(target, method);
       say('notice', res.ok ? done : 'Not done: ' + res.status + (await errorText(res)));
     } catch (e) {
       say('problem', 'That failed: ' + e.message);
     } finally {
-      $('item-cancel').disabled = false;
-      $('item-retry').disabled = false;
+      $('item-cancel').disabled = $('item-retry').disabled = $('item-purge').disabled = false;
       refresh();
     }
   }
@@ -118,6 +129,11 @@
   document.title = 'leasehold item ' + id;
   $('item-cancel').addEventListener('click', () => act('DELETE', path, 'Cancelled: the item is failed, reason "cancelled".'));
   $('item-retry').addEventListener('click', () => act('POST', path + '/retry', 'Retried: the item is pending again.'));
+  $('item-purge').addEventListener('click', () => {
+    // Nothing brings a purged item back: asked first.
+    if (!confirm('Purge item "' + id + '"? Its payload and attempts are removed for good; its id may be enqueued again.')) return;
+    act('POST', path + '/purge', 'Purged: the item is gone; its id may be enqueued again.');
+  });
   document.addEventListener('visibilitychange', () => { if (!document.hidden) refresh(); });
   refresh();
 })();
