@@ -4,9 +4,12 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.restassured.response.Response;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -33,7 +36,8 @@ abstract class PurgeItemContract extends BackendContract {
         enqueue(id, "first");
         given().when().post("/drain").then().statusCode(200).body("done", equalTo(1));
 
-        purge(id).then().statusCode(200).body("purged", equalTo(1));
+        String answer = purge(id).then().statusCode(200).body("purged", equalTo(1)).extract().asString();
+        assertTrue(Files.readString(Path.of("docs/http-api.md")).contains("→ 200 `" + answer + "`"), "the doc shows " + answer);
         SpoolFixture.assertError(given().when().get("/items/{id}", id).then(), 404, "no item");
         SpoolFixture.assertError(given().when().get("/items/{id}/payload", id).then(), 404, "no item");
         assertFalse(spool.isReserved(id), "nothing of it is kept");
