@@ -263,6 +263,29 @@ class OpenApiTest {
         }
     }
 
+    /** The batch's body: NDJSON, a string of BatchLine objects (typed, bounded, one payload field of two), with an example the service takes. */
+    @Test
+    void theBatchBodyIsDescribedAsLinesOfTypedObjectsWithATwoLineExample() throws Exception {
+        JsonNode api = description();
+        JsonNode body = api.path("paths").path("/items/batch").path("post").path("requestBody");
+        assertEquals("true " + Set.of(BatchResource.NDJSON), body.path("required") + " " + fields(body.path("content")));
+        JsonNode ndjson = body.path("content").path(BatchResource.NDJSON);
+        assertEquals("string", ndjson.path("schema").path("type").asText(), ndjson.toString());
+        assertEquals("#/components/schemas/BatchLine", ndjson.path("schema").path("x-ndjson-line").path("$ref").asText());
+        JsonNode line = api.path("components").path("schemas").path("BatchLine");
+        assertEquals(Set.of("id", "payload", "payloadBase64"), fields(line.path("properties")), line.toString());
+        JsonNode id = line.path("properties").path("id");
+        assertEquals(ApiSchemas.ID_PATTERN + " 1 128", id.path("pattern").asText() + " " + id.path("minLength") + " "
+                + id.path("maxLength"));
+        assertEquals("byte", line.path("properties").path("payloadBase64").path("format").asText());
+        assertEquals("[{\"required\":[\"payload\"]},{\"required\":[\"payloadBase64\"]}]", line.path("oneOf").toString());
+        assertEquals("false", line.path("additionalProperties").toString(), "an unknown field is a 400");
+        String example = ndjson.path("examples").path("twoItems").path("value").asText();
+        assertEquals(BatchResource.EXAMPLE, example, "two lines, as text: " + ndjson);
+        given().contentType(BatchResource.NDJSON).body(example.replace("invoice-42", SpoolFixture.uniqueId("example")).getBytes())
+                .when().post("/items/batch").then().statusCode(201).body("items.size()", org.hamcrest.Matchers.equalTo(2));
+    }
+
     private static Set<String> fields(JsonNode node) {
         Set<String> out = new TreeSet<>();
         node.fieldNames().forEachRemaining(out::add);
