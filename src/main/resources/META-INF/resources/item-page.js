@@ -1,6 +1,6 @@
 // leasehold item page (/item.html?id=ID): one item's state and times (GET /items/{id}), a preview of its payload
-// (GET /items/{id}/payload) and its latest attempts, each with its output (item-output.js), with Cancel and Retry.
-// Every value is put in the page as text, never as HTML: ids, reasons and payloads are user data.
+// (GET /items/{id}/payload) and its latest attempts, each with its output (item-output.js), with Cancel, Retry
+// and Purge. Every value is put in the page as text, never as HTML: ids, reasons and payloads are user data.
 'use strict';
 (function () {
   const REFRESH_MS = 2000;
@@ -41,6 +41,7 @@
     $('item-fields').replaceChildren(...fields.flatMap((f) => [el('dt', null, f[0]), el('dd', null, f[1])]));
     $('item-cancel').hidden = !(item.state === 'pending' || item.state === 'scheduled');
     $('item-retry').hidden = item.state !== 'failed';
+    $('item-purge').hidden = !(item.state === 'done' || item.state === 'failed');
     const numbered = new Set(); // a retry by hand counts afresh: only the latest attempt of a number has its output
     const rows = (item.history || []).slice().reverse().map((a) => {
       const tr = el('tr');
@@ -68,6 +69,19 @@
     return td;
   }
 
+  /** No item (any more): what was shown of one is cleared, so no button acts on an item that is gone. */
+  function showGone() {
+    $('item-state').textContent = 'none';
+    $('item-fields').replaceChildren();
+    ['item-cancel', 'item-retry', 'item-purge'].forEach((b) => { $(b).hidden = true; });
+    $('payload').textContent = '—';
+    $('payload-size').textContent = '';
+    $('history').tBodies[0].replaceChildren();
+    $('history-empty').hidden = true;
+    $('first-output').hidden = true;
+    $('attempt-output').hidden = true;
+  }
+
   /** Text when the first bytes are UTF-8, else their hex; the size always. */
   function showPayload(bytes) {
     const head = bytes.subarray(0, PREVIEW_BYTES);
@@ -90,6 +104,7 @@
       const res = await auth.get(path, READ_TIMEOUT_MS);
       if (res.status === 404) {
         say('problem', 'No item "' + id + '": never enqueued, or purged.');
+        showGone();
         return;
       }
       if (!res.ok) throw new Error('GET ' + path + ' answered ' + res.status + (await errorText(res)));
@@ -114,16 +129,14 @@
   }
 
   async function act(method, target, done) {
-    $('item-cancel').disabled = true;
-    $('item-retry').disabled = true;
+    $('item-cancel').disabled = $('item-retry').disabled = $('item-purge').disabled = true;
     try {
       const res = await auth.call(target, method);
       say('notice', res.ok ? done : 'Not done: ' + res.status + (await errorText(res)));
     } catch (e) {
       say('problem', 'That failed: ' + e.message);
     } finally {
-      $('item-cancel').disabled = false;
-      $('item-retry').disabled = false;
+      $('item-cancel').disabled = $('item-retry').disabled = $('item-purge').disabled = false;
       refresh();
     }
   }
@@ -134,6 +147,11 @@
   $('item-cancel').addEventListener('click', () => act('DELETE', path, 'Cancelled: the item is failed, reason "cancelled".'));
   $('item-retry').addEventListener('click', () => act('POST', path + '/retry', 'Retried: the item is pending again.'));
   $('first-output').addEventListener('click', () => window.LeaseholdItemOutput.show(path, 1, null));
+  $('item-purge').addEventListener('click', () => {
+    // Nothing brings a purged item back: asked first.
+    if (!confirm('Purge item "' + id + '"? Its payload, attempts and their outputs are removed for good; its id may be enqueued again.')) return;
+    act('POST', path + '/purge', 'Purged: the item is gone; its id may be enqueued again.');
+  });
   document.addEventListener('visibilitychange', () => { if (!document.hidden) refresh(); });
   refresh();
 })();

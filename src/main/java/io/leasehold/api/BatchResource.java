@@ -20,8 +20,12 @@ import java.io.InputStream;
 import java.time.Duration;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponses;
@@ -39,6 +43,8 @@ import io.leasehold.wire.Created;
 public class BatchResource {
 
     static final String NDJSON = "application/x-ndjson";
+    /** The description's example of a body: WireSchemas keeps it text, OpenApiTest posts it. */
+    static final String EXAMPLE = "{\"id\":\"invoice-42\",\"payload\":\"hello\"}\n{\"payloadBase64\":\"AAEC/w==\"}\n";
 
     private final ItemStore store;
     private final ActivityStats stats;
@@ -73,7 +79,17 @@ public class BatchResource {
     @RolesAllowed(ApiTokens.OPERATOR)
     @Blocking
     @Consumes(NDJSON)
-    public RestResponse<Enqueued> enqueue(@Context UriInfo uri, InputStream body) throws IOException {
+    public RestResponse<Enqueued> enqueue(@Context UriInfo uri,
+            // A string, as OpenAPI has no schema for a sequence of lines: x-ndjson-line names each line's own.
+            @RequestBody(required = true, description = "NDJSON: one item a line, each line one JSON object as "
+                    + BatchLine.NAME + " describes (#/components/schemas/" + BatchLine.NAME + ")",
+                    content = @Content(mediaType = NDJSON, schema = @Schema(type = SchemaType.STRING,
+                            description = "lines separated by \\n (or \\r\\n), each one " + BatchLine.NAME
+                                    + " object; blank lines are skipped",
+                            extensions = @Extension(name = "x-ndjson-line", parseValue = true,
+                                    value = "{\"$ref\":\"#/components/schemas/" + BatchLine.NAME + "\"}")),
+                            examples = @ExampleObject(name = "twoItems", summary = "one text payload, one in base64 under an id the service makes",
+                                    value = EXAMPLE))) InputStream body) throws IOException {
         // Refused rather than ignored: an item sent to wait must never run at once.
         if (uri.getQueryParameters().containsKey("notBefore") || uri.getQueryParameters().containsKey("delay")) {
             throw new IllegalArgumentException("POST /items/batch takes no notBefore or delay: a batch is enqueued "

@@ -114,6 +114,29 @@ public interface ItemStore {
     boolean purge(String id, ItemState settled) throws IOException;
 
     /**
+     * Removes one settled item by {@link #purge}, whichever settled state it is in: the one-item purge of
+     * {@code POST /items/{id}/purge} and of {@code items purge ID}. An item still to run is refused, saying what
+     * to do first; of two purges at once the one that finds it removed already answers no such item.
+     */
+    default void purgeSettled(String id) throws IOException {
+        ItemView item = lookup(id).orElseThrow(() -> new NoSuchItemException(id));
+        Optional<ItemState> settled = ItemState.parse(item.state())
+                .filter(s -> s == ItemState.DONE || s == ItemState.FAILED);
+        if (settled.isPresent() && purge(id, settled.get())) {
+            return;
+        }
+        // Refused, or moved meanwhile (removed by another purge, or a failed item retried): say which.
+        ItemView now = settled.isEmpty() ? item : lookup(id).orElseThrow(() -> new NoSuchItemException(id));
+        throw new WrongStateException(id, now.state(), "done or failed", switch (now.state()) {
+            case "pending", ItemView.SCHEDULED -> "cancel it first (DELETE /items/" + id + ", or items cancel "
+                    + id + "), then purge it";
+            case "claimed" -> "it is running now: purge it once it is done or failed";
+            case ItemView.RETRYING -> "it runs again from its runAt: purge it once it is done or failed";
+            default -> "it moved while being purged: try again";
+        });
+    }
+
+    /**
      * Walks the items in {@code settled} (done or failed) without holding them all in memory: each
      * {@link SettledWalk#next} answers the next few. With {@code reasons}, a failed item's reason comes too
      * (on the directory one bounded read per item, so ask only when it is needed). Items that move while
@@ -232,6 +255,11 @@ public interface ItemStore {
     final class WrongStateException extends IOException {
         public WrongStateException(String id, String actual, String needed) {
             super("item '" + id + "' is " + actual + ", not " + needed);
+        }
+
+        /** With what the caller can do about it. */
+        public WrongStateException(String id, String actual, String needed, String advice) {
+            super("item '" + id + "' is " + actual + ", not " + needed + ": " + advice);
         }
     }
 }

@@ -15,8 +15,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
+import org.openqa.selenium.support.ui.ExpectedConditions;
 
-/** The item page (/item.html?id=ID) in a real headless Chromium: state, payload, attempts, Cancel and Retry. */
+/** The item page (/item.html?id=ID) in a real headless Chromium: state, payload, attempts, Cancel, Retry and Purge. */
 @QuarkusTest
 @TestProfile(RecordingHandlerProfile.class) // "retry-once" asks for one retry
 class ItemPageTest extends ChromiumPageTest {
@@ -80,6 +81,46 @@ class ItemPageTest extends ChromiumPageTest {
         chromium.until("a phone's width", d -> d.manage().window().getSize().width == 390);
         assertEquals(true, chromium.driver.executeScript("return document.documentElement.scrollWidth <= window.innerWidth"),
                 "the attempts' table scrolls in its own box on a phone");
+        chromium.driver.manage().window().setSize(new Dimension(1100, 1000));
+    }
+
+    /**
+     * Purge is offered for a settled item only, at a desktop's and a phone's width; it asks first (a dismissed
+     * question purges nothing), then says the item was purged and shows no item any more.
+     */
+    @Test
+    void aSettledItemIsPurgedAfterAConfirmAndThePageThenShowsNoItem() {
+        for (Dimension size : List.of(new Dimension(1100, 1000), new Dimension(390, 844))) {
+            chromium.driver.manage().window().setSize(size);
+            String pending = SpoolFixture.uniqueId("unsettled");
+            given().queryParam("id", pending).body("p").when().post("/items").then().statusCode(201);
+            open(pending);
+            chromium.until("pending", d -> text("item-state").equals("pending"));
+            assertTrue(!chromium.driver.findElement(By.id("item-purge")).isDisplayed(), "no purge of a pending item");
+
+            String id = SpoolFixture.uniqueId("purged");
+            given().queryParam("id", id).body("bye").when().post("/items").then().statusCode(201);
+            given().when().delete("/items/{id}", id).then().statusCode(200); // failed, reason cancelled: settled
+            open(id);
+            chromium.until("Purge shown", d -> text("item-state").equals("failed")
+                    && d.findElement(By.id("item-purge")).isDisplayed());
+            chromium.click("#item-purge");
+            var question = chromium.until("the question", ExpectedConditions.alertIsPresent());
+            assertTrue(question.getText().startsWith("Purge item \"" + id + "\"?"), question.getText());
+            question.dismiss();
+            assertEquals("failed", state(id), "a dismissed question purges nothing");
+
+            chromium.click("#item-purge");
+            chromium.until("the question", ExpectedConditions.alertIsPresent()).accept();
+            chromium.until("purged", d -> text("notice").equals("Purged: the item is gone; its id may be enqueued again.")
+                    && text("problem").equals("No item \"" + id + "\": never enqueued, or purged.")
+                    && text("item-state").equals("none") && text("payload").equals("—")
+                    && !d.findElement(By.id("item-purge")).isDisplayed());
+            given().when().get("/items/{id}", id).then().statusCode(404);
+            chromium.screenshot(Path.of("target/item-page-purged-" + size.width + ".png"));
+            assertEquals(true, chromium.driver.executeScript("return document.documentElement.scrollWidth <= window.innerWidth"),
+                    "no sideways scroll at " + size);
+        }
         chromium.driver.manage().window().setSize(new Dimension(1100, 1000));
     }
 

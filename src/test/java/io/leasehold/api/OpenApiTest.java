@@ -48,6 +48,7 @@ class OpenApiTest {
                 Map.entry("get /items/{id}", Set.of("200", "400", "401", "404", "406", "500", "503")),
                 Map.entry("delete /items/{id}", Set.of("200", "400", "401", "403", "404", "406", "409", "500", "503", "507")),
                 Map.entry("post /items/{id}/retry", Set.of("200", "400", "401", "403", "404", "406", "409", "500", "503", "507")),
+                Map.entry("post /items/{id}/purge", Set.of("200", "400", "401", "403", "404", "406", "409", "500", "503", "507")),
                 Map.entry("post /items/batch", Set.of("201", "400", "401", "403", "406", "408", "409", "413", "415", "500", "503", "507")),
                 Map.entry("post /drain", Set.of("200", "400", "401", "403", "406", "500", "503")),
                 Map.entry("get /drain", Set.of("200", "401", "406", "500", "503")),
@@ -102,7 +103,7 @@ class OpenApiTest {
                 assertEquals("[{\"" + ErrorAnswers.TOKEN_SCHEME + "\":[]}]", security.toString(), call);
             }
         }
-        assertEquals(21, calls, "calls described: " + operationIds);
+        assertEquals(22, calls, "calls described: " + operationIds);
     }
 
     /**
@@ -131,7 +132,7 @@ class OpenApiTest {
         }
         assertEquals("date-time", parameter(api, "/items", "post", "notBefore").path("schema").path("format").asText());
         for (String[] id : new String[][] {{"/items", "post", "id"}, {"/items/{id}", "get", "id"},
-                {"/items/{id}", "delete", "id"}, {"/items/{id}/retry", "post", "id"}}) {
+                {"/items/{id}", "delete", "id"}, {"/items/{id}/retry", "post", "id"}, {"/items/{id}/purge", "post", "id"}}) {
             assertEquals(ApiSchemas.ID_PATTERN, parameter(api, id[0], id[1], id[2]).path("schema").path("pattern").asText(),
                     String.join(" ", id));
         }
@@ -261,6 +262,29 @@ class OpenApiTest {
                 }
             }
         }
+    }
+
+    /** The batch's body: NDJSON, a string of BatchLine objects (typed, bounded, one payload field of two), with an example the service takes. */
+    @Test
+    void theBatchBodyIsDescribedAsLinesOfTypedObjectsWithATwoLineExample() throws Exception {
+        JsonNode api = description();
+        JsonNode body = api.path("paths").path("/items/batch").path("post").path("requestBody");
+        assertEquals("true " + Set.of(BatchResource.NDJSON), body.path("required") + " " + fields(body.path("content")));
+        JsonNode ndjson = body.path("content").path(BatchResource.NDJSON);
+        assertEquals("string", ndjson.path("schema").path("type").asText(), ndjson.toString());
+        assertEquals("#/components/schemas/BatchLine", ndjson.path("schema").path("x-ndjson-line").path("$ref").asText());
+        JsonNode line = api.path("components").path("schemas").path("BatchLine");
+        assertEquals(Set.of("id", "payload", "payloadBase64"), fields(line.path("properties")), line.toString());
+        JsonNode id = line.path("properties").path("id");
+        assertEquals(ApiSchemas.ID_PATTERN + " 1 128", id.path("pattern").asText() + " " + id.path("minLength") + " "
+                + id.path("maxLength"));
+        assertEquals("byte", line.path("properties").path("payloadBase64").path("format").asText());
+        assertEquals("[{\"required\":[\"payload\"]},{\"required\":[\"payloadBase64\"]}]", line.path("oneOf").toString());
+        assertEquals("false", line.path("additionalProperties").toString(), "an unknown field is a 400");
+        String example = ndjson.path("examples").path("twoItems").path("value").asText();
+        assertEquals(BatchResource.EXAMPLE, example, "two lines, as text: " + ndjson);
+        given().contentType(BatchResource.NDJSON).body(example.replace("invoice-42", SpoolFixture.uniqueId("example")).getBytes())
+                .when().post("/items/batch").then().statusCode(201).body("items.size()", org.hamcrest.Matchers.equalTo(2));
     }
 
     private static Set<String> fields(JsonNode node) {

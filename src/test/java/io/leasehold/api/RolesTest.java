@@ -31,7 +31,8 @@ class RolesTest {
             "/schedules");
     private static final List<String[]> CHANGES = List.of(new String[] {"POST", "/items?id=roles-x"},
             new String[] {"POST", "/items/batch"}, new String[] {"DELETE", "/items/none-such"},
-            new String[] {"POST", "/items/none-such/retry"}, new String[] {"POST", "/items/retry?state=failed"},
+            new String[] {"POST", "/items/none-such/retry"}, new String[] {"POST", "/items/none-such/purge"},
+            new String[] {"POST", "/items/retry?state=failed"},
             new String[] {"DELETE", "/items?state=done"}, new String[] {"POST", "/drain?budget=1ms"},
             new String[] {"POST", "/drain/pause"}, new String[] {"POST", "/drain/resume"},
             new String[] {"POST", "/schedules/fast/trigger"}, new String[] {"POST", "/schedules/fast/pause"},
@@ -84,6 +85,20 @@ class RolesTest {
         call(ViewerTokenProfile.OPERATOR, "POST", "/schedules/fast/resume").then().statusCode(200);
     }
 
+    /** The purge of one item: 401 without a token, 403 for the viewer's (the item kept), 200 then 404 for the operator's. */
+    @Test
+    void onlyTheOperatorsTokenPurgesAnItem() {
+        String id = SpoolFixture.uniqueId("roles-purge");
+        call(ViewerTokenProfile.OPERATOR, "POST", "/items?id=" + id).then().statusCode(201);
+        call(ViewerTokenProfile.OPERATOR, "DELETE", "/items/" + id).then().statusCode(200); // failed: settled
+        call(null, "POST", "/items/" + id + "/purge").then().statusCode(401);
+        call(ViewerTokenProfile.VIEWER, "POST", "/items/" + id + "/purge").then().statusCode(403);
+        call(ViewerTokenProfile.VIEWER, "GET", "/items/" + id).then().statusCode(200);
+        call(ViewerTokenProfile.OPERATOR, "POST", "/items/" + id + "/purge").then().statusCode(200)
+                .body("purged", org.hamcrest.Matchers.equalTo(1));
+        call(ViewerTokenProfile.OPERATOR, "POST", "/items/" + id + "/purge").then().statusCode(404);
+    }
+
     /** The start says who may call the API, in the lines the docs quote. */
     @Test
     void theStartLinesOfAccessAreTheOnesTheDocQuotes() throws Exception {
@@ -98,7 +113,8 @@ class RolesTest {
     @Test
     void everyResourceMethodNamesTheRolesItNeeds() {
         int methods = 0;
-        for (Class<?> resource : List.of(ItemsResource.class, AttemptsResource.class, BatchResource.class, DrainResource.class, SchedulesResource.class,
+        for (Class<?> resource : List.of(ItemsResource.class, AttemptsResource.class, PurgeItemResource.class,
+                BatchResource.class, DrainResource.class, SchedulesResource.class,
                 SpoolResource.class, LeaseResource.class, StatsResource.class)) {
             for (Method m : resource.getDeclaredMethods()) {
                 boolean read = m.isAnnotationPresent(GET.class);
@@ -114,6 +130,6 @@ class RolesTest {
                         List.of(roles.value()), resource.getSimpleName() + "." + m.getName());
             }
         }
-        assertEquals(21, methods, "every call of the API");
+        assertEquals(22, methods, "every call of the API");
     }
 }

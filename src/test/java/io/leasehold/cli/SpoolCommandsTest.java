@@ -69,6 +69,19 @@ class SpoolCommandsTest {
         assertEquals("purged 1\n", run("items", "purge", "--state", "failed", "--older-than", "0s").out());
     }
 
+    /** items purge ID takes ItemStore.purgeSettled, as POST /items/{id}/purge: a pending item is refused, saying what to do. */
+    @Test
+    void aPurgeOfOneItemRefusesAPendingOneNamingTheCancel() {
+        assertEquals(0, run("x", false, "items", "enqueue", "--id", "p2").status());
+        Said refused = run("items", "purge", "p2");
+        assertTrue(refused.status() != 0, refused.out());
+        assertTrue(refused.err().contains("'p2' is pending, not done or failed: cancel it first (DELETE /items/p2, or"
+                + " items cancel p2), then purge it"), refused.err());
+        assertEquals(0, run("items", "cancel", "p2").status());
+        assertEquals("purged 1\n", run("items", "purge", "p2").out());
+        assertFalse(Files.exists(spool.resolve("failed").resolve("p2")));
+    }
+
     @Test
     void spoolStatusShowsTheEntriesLeftAlone() throws IOException {
         assertEquals(0, run("x", false, "items", "enqueue", "--id", "real").status());

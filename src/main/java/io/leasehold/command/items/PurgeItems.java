@@ -5,7 +5,6 @@ import io.leasehold.core.Clock;
 import io.leasehold.spool.BulkActions;
 import io.leasehold.spool.ItemState;
 import io.leasehold.spool.ItemStore;
-import io.leasehold.spool.ItemView;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -54,12 +53,7 @@ final class PurgeItems extends SpoolAction {
 
     /** Only a settled item: one still pending or running is refused, as a bulk purge never touches it. */
     private long purgeOne(ItemStore store) throws IOException {
-        ItemView item = store.lookup(id).orElseThrow(() -> new ItemStore.NoSuchItemException(id));
-        ItemState settled = ItemState.parse(item.state()).filter(s -> s == ItemState.DONE || s == ItemState.FAILED)
-                .orElseThrow(() -> new ItemStore.WrongStateException(id, item.state(), "done or failed"));
-        if (!store.purge(id, settled)) {
-            throw new ItemStore.NoSuchItemException(id); // purged by another meanwhile
-        }
+        store.purgeSettled(id); // the call of POST /items/{id}/purge
         return 1;
     }
 }
