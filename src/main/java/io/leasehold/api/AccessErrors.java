@@ -1,5 +1,6 @@
 package io.leasehold.api;
 
+import io.quarkus.oidc.OIDCException;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
@@ -42,6 +43,18 @@ public class AccessErrors {
     @ServerExceptionMapper
     public Response authenticationFailed(AuthenticationFailedException e) {
         return wrongToken();
+    }
+
+    /**
+     * OIDC could not check the token at all: the issuer was unreachable at start and still is (Quarkus tries again
+     * at each call that brings a token). Unmapped, this is Quarkus' bare 500 with a stack trace.
+     */
+    @ServerExceptionMapper
+    public Response issuerUnreachable(OIDCException e) {
+        return Response.fromResponse(ApiErrors.answer(503, "the OIDC issuer (quarkus.oidc.auth-server-url) could not"
+                + " check the token (" + e.getMessage() + "): see that it is up and that the URL is right"
+                + (tokens.operatorTokenSet() ? "; leasehold.api.token works meanwhile" : "")))
+                .header(HttpHeaders.RETRY_AFTER, "5").build();
     }
 
     @ServerExceptionMapper

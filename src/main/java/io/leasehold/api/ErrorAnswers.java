@@ -32,7 +32,8 @@ public class ErrorAnswers implements OASFilter {
     private static final Map<String, String> COMMON = Map.of(
             "406", "the Accept header asks for something other than what the call answers (JSON; a payload's bytes for GET /items/{id}/payload)",
             "500", "the spool or the lease failed in a way not listed here; the reason is in the body and the log",
-            "503", "the spool is unreachable for now (NATS reconnecting, a volume gone), or too many uploads run at once: Retry-After says when to try again");
+            "503", "the spool is unreachable for now (NATS reconnecting, a volume gone), too many uploads run at once, or"
+                    + " the OIDC issuer cannot be reached to check a token: Retry-After says when to try again");
 
     @Override
     public void filterOpenAPI(OpenAPI openAPI) {
