@@ -39,11 +39,13 @@ window.LeaseholdAuth = (function () {
     if (Date.now() < declinedUntil) return Promise.resolve(null);
     $('token-why').textContent = why === 'refused'
       ? 'That token was refused. Give one of the service\'s API tokens (leasehold.api.token, or'
-        + ' leasehold.api.viewer-token to read only); it is kept in this tab only.'
+        + ' leasehold.api.viewer-token to read only), or an OIDC access token where the service takes them;'
+        + ' it is kept in this tab only.'
       : why === 'viewer'
-        ? 'That token only reads: a change needs the operator\'s token (leasehold.api.token). It is kept in this tab only.'
-        : 'This service needs an API token: leasehold.api.token, or leasehold.api.viewer-token to read only.'
-          + ' It is kept in this tab only.';
+        ? 'That token only reads: a change needs the operator\'s token (leasehold.api.token), or an OIDC access token'
+          + ' with the role operator. It is kept in this tab only.'
+        : 'This service needs an API token: leasehold.api.token, or leasehold.api.viewer-token to read only, or an'
+          + ' OIDC access token where the service takes them. It is kept in this tab only.';
     $('token-form').hidden = false;
     $('token-input').value = '';
     $('token-input').focus();

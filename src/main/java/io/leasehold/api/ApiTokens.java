@@ -14,6 +14,7 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -24,8 +25,10 @@ import java.util.Set;
  * The API's two static tokens as a Quarkus Security mechanism: {@code Authorization: Bearer <token>} gives the
  * role {@value #OPERATOR} (with {@code leasehold.api.token}: reads and changes) or {@value #VIEWER} (with
  * {@code leasehold.api.viewer-token}: reads only); every resource says which role each call needs
- * ({@code @RolesAllowed}). With no token configured the API is open: every caller is an operator. A missing
- * or wrong token leaves the caller anonymous, and the call is answered 401 ({@link ApiErrors#unauthorized}).
+ * ({@code @RolesAllowed}). With no token configured and OIDC off the API is open: every caller is an operator.
+ * A missing or wrong token leaves the caller anonymous here: with OIDC on ({@code quarkus.oidc.tenant-enabled=true})
+ * Quarkus then asks its OIDC mechanism, which reads the roles from the token; with OIDC off the call is answered
+ * 401 ({@link AccessErrors}).
  */
 @Singleton
 public class ApiTokens implements HttpAuthenticationMechanism {
@@ -37,10 +40,14 @@ public class ApiTokens implements HttpAuthenticationMechanism {
 
     private final Optional<byte[]> operator;
     private final Optional<byte[]> viewer;
+    private final boolean oidc;
 
-    public ApiTokens(LeaseholdConfig config) {
+    /** {@code oidc}: whether Quarkus' OIDC mechanism takes the other bearers (off by default: application.properties). */
+    public ApiTokens(LeaseholdConfig config,
+            @ConfigProperty(name = "quarkus.oidc.tenant-enabled", defaultValue = "true") boolean oidc) {
         this.operator = config.api().token().map(ApiTokens::digest);
         this.viewer = config.api().viewerToken().map(ApiTokens::digest);
+        this.oidc = oidc;
     }
 
     /**
@@ -48,33 +55,52 @@ public class ApiTokens implements HttpAuthenticationMechanism {
      * and nothing else): an empty LEASEHOLD_API_TOKEN (a secret without its key) reads as none, and opens the API.
      */
     void sayWhoMayCall(@Observes @Priority(Integer.MAX_VALUE) StartupEvent start) {
-        LOG.info(startLine(operator.isPresent(), viewer.isPresent()));
+        LOG.info(startLine(operator.isPresent(), viewer.isPresent(), oidc));
     }
 
-    /** How the start says who may call the API (docs/http-api.md, Access, quotes both forms). */
+    /** How the start says who may call the API with OIDC off. */
     static String startLine(boolean operatorToken, boolean viewerToken) {
-        return operatorToken
-                ? "API access: every call needs Authorization: Bearer with leasehold.api.token"
-                        + (viewerToken ? ", or leasehold.api.viewer-token to read only" : "")
-                : "API access: open, anyone who reaches the port may read and change (no leasehold.api.token is set;"
-                        + " an empty one counts as none)";
+        return startLine(operatorToken, viewerToken, false);
+    }
+
+    /** How the start says who may call the API (docs/http-api.md, Access, quotes every form). */
+    static String startLine(boolean operatorToken, boolean viewerToken, boolean oidc) {
+        String issuer = "an access token of the OIDC issuer (quarkus.oidc.auth-server-url) with the role operator, or viewer"
+                + " to read only";
+        if (!operatorToken) {
+            return oidc ? "API access: every call needs Authorization: Bearer with " + issuer
+                    : "API access: open, anyone who reaches the port may read and change (no leasehold.api.token is set;"
+                            + " an empty one counts as none)";
+        }
+        return "API access: every call needs Authorization: Bearer with leasehold.api.token"
+                + (viewerToken ? ", or leasehold.api.viewer-token to read only" : "") + (oidc ? ", or " + issuer : "");
     }
 
     @Override
     public Uni<SecurityIdentity> authenticate(RoutingContext context, IdentityProviderManager identities) {
-        if (operator.isEmpty()) {
+        if (operator.isEmpty() && !oidc) {
             return Uni.createFrom().item(identity("anyone (no leasehold.api.token is set)", OPERATOR, VIEWER));
         }
         String header = context.request().getHeader("Authorization");
         String sent = header == null ? "" : bearerToken(header);
         byte[] given = digest(sent); // digests of equal length: the comparison tells nothing of a token's length
-        if (!sent.isEmpty() && MessageDigest.isEqual(operator.get(), given)) {
+        if (!sent.isEmpty() && operator.isPresent() && MessageDigest.isEqual(operator.get(), given)) {
             return Uni.createFrom().item(identity("the operator's token", OPERATOR, VIEWER));
         }
         if (!sent.isEmpty() && viewer.isPresent() && MessageDigest.isEqual(viewer.get(), given)) {
             return Uni.createFrom().item(identity("the viewer's token", VIEWER));
         }
-        return Uni.createFrom().optional(Optional.empty()); // anonymous: a call that needs a role answers 401
+        // anonymous: OIDC's mechanism, asked next when on, checks the bearer; else a call that needs a role answers 401
+        return Uni.createFrom().optional(Optional.empty());
+    }
+
+    /**
+     * Asked before OIDC's mechanism (Quarkus asks the highest first; OIDC's is 1001 unless configured, the default
+     * 1000): a static token is never checked as a JWT, and OIDC is asked only when this one answers no identity.
+     */
+    @Override
+    public int getPriority() {
+        return DEFAULT_PRIORITY + 100;
     }
 
     @Override
@@ -90,6 +116,16 @@ public class ApiTokens implements HttpAuthenticationMechanism {
     /** Whether a viewer's token is configured: a 401's text then names both. */
     boolean viewerTokenSet() {
         return viewer.isPresent();
+    }
+
+    /** Whether the operator's token is configured: with OIDC alone a 401's text names only the issuer. */
+    boolean operatorTokenSet() {
+        return operator.isPresent();
+    }
+
+    /** Whether OIDC's mechanism takes the bearers that are not the static tokens. */
+    boolean oidcEnabled() {
+        return oidc;
     }
 
     private static byte[] digest(String token) {

@@ -24,14 +24,16 @@ public class ErrorAnswers implements OASFilter {
 
     /** The security scheme's name in the description: the bearer token of {@code leasehold.api.token}. */
     static final String TOKEN_SCHEME = "apiToken";
-    private static final String UNAUTHORIZED = "leasehold.api.token is set and the call did not carry "
-            + "Authorization: Bearer with one of the service's tokens";
-    private static final String FORBIDDEN = "the viewer's token (leasehold.api.viewer-token) only reads: this call"
-            + " needs the operator's (leasehold.api.token)";
+    private static final String UNAUTHORIZED = "leasehold.api.token is set, or OIDC is on, and the call did not carry "
+            + "Authorization: Bearer with one of the service's tokens or a valid access token of the OIDC issuer";
+    private static final String FORBIDDEN = "the viewer's token (leasehold.api.viewer-token), or an OIDC token with the"
+            + " role viewer, only reads: this call needs the operator's (leasehold.api.token, or the role operator);"
+            + " an OIDC token with neither role is refused every call";
     private static final Map<String, String> COMMON = Map.of(
             "406", "the Accept header asks for something other than what the call answers (JSON; a payload's bytes for GET /items/{id}/payload)",
             "500", "the spool or the lease failed in a way not listed here; the reason is in the body and the log",
-            "503", "the spool is unreachable for now (NATS reconnecting, a volume gone), or too many uploads run at once: Retry-After says when to try again");
+            "503", "the spool is unreachable for now (NATS reconnecting, a volume gone), too many uploads run at once, or"
+                    + " the OIDC issuer cannot be reached to check a token: Retry-After says when to try again");
 
     @Override
     public void filterOpenAPI(OpenAPI openAPI) {
@@ -46,7 +48,9 @@ public class ErrorAnswers implements OASFilter {
         openAPI.getComponents().addSecurityScheme(TOKEN_SCHEME, OASFactory.createSecurityScheme()
                 .type(SecurityScheme.Type.HTTP).scheme("bearer")
                 .description("leasehold.api.token (the operator's: every call) or leasehold.api.viewer-token (the"
-                        + " viewer's: reads only), as Authorization: Bearer <token>; with neither set the API is open"));
+                        + " viewer's: reads only), as Authorization: Bearer <token>; or, with quarkus.oidc.* set, an OIDC"
+                        + " issuer's access token with the role operator or viewer; with neither token set and OIDC off"
+                        + " the API is open"));
         WireSchemas.refine(openAPI);
         if (openAPI.getPaths() == null || openAPI.getPaths().getPathItems() == null) {
             return;

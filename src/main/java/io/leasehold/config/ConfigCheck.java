@@ -54,6 +54,7 @@ public final class ConfigCheck {
         }
         Problems problems = new Problems(written(quarkus));
         ScheduleVariables.check(problems, quarkus);
+        OidcRules.check(problems, quarkus);
         require(config, workers, OpenFilesLimit.current(), connections, problems);
     }
 

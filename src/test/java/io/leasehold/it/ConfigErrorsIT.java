@@ -121,6 +121,12 @@ class ConfigErrorsIT {
                 Bad.of("a secret whose ${...} nothing sets", "leasehold.api.token",
                         "leasehold.api.token", "abc${LEASEHOLD_IT_NOTHING_SETS_THIS}"),
                 Bad.of("a misspelt key", "leasehold.api.tokn", "leasehold.api.tokn", "secret"),
+                // OIDC's two keys go together: an issuer left off would serve without it, unsaid.
+                Bad.saying("an OIDC issuer with OIDC off", "leasehold: invalid configuration: quarkus.oidc.auth-server-url"
+                        + " is set but OIDC is off: set quarkus.oidc.tenant-enabled=true to accept the issuer's tokens,"
+                        + " or remove quarkus.oidc.auth-server-url", "quarkus.oidc.auth-server-url",
+                        "quarkus.oidc.auth-server-url", "https://keycloak.example/realms/leasehold"),
+                Bad.of("OIDC on without an issuer", "quarkus.oidc.tenant-enabled", "quarkus.oidc.tenant-enabled", "true"),
                 Bad.saying("a misspelt key names the one it was meant to be", "leasehold: invalid configuration:"
                         + " leasehold.drain.concurency is not a setting (set by -Dleasehold.drain.concurency): did you"
                         + " mean leasehold.drain.concurrency?", "leasehold.drain.concurency",
