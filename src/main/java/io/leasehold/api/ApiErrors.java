@@ -50,7 +50,8 @@ public class ApiErrors {
             return answer(404, e.getMessage());
         }
         if (e instanceof ItemStore.DuplicateItemException || e instanceof ItemStore.WrongStateException
-                || e instanceof ItemStore.UnfitItemException || e instanceof ItemStore.UnfitPayloadException) {
+                || e instanceof ItemStore.UnfitItemException || e instanceof ItemStore.UnfitPayloadException
+                || e instanceof ItemStore.UnfitOutputException) {
             return answer(409, e.getMessage());
         }
         if (e instanceof ItemStore.PayloadTooLargeException) {

@@ -44,7 +44,7 @@ public record HandlerOutput(Integer status, List<Part> parts) {
                 throw new IllegalArgumentException("a part keeps its tail or its start, got " + kept);
             }
             byte[] utf8 = (text == null ? "" : text).getBytes(StandardCharsets.UTF_8);
-            bytes = Math.max(bytes, utf8.length); // at least what was given, before any cut
+            bytes = bytes > 0 ? bytes : utf8.length; // unknown (0): what the text had, before any cut
             if (utf8.length > MAX_PART_BYTES) {
                 text = kept.equals("tail") ? tailOf(utf8, utf8.length, true) : startOf(utf8, MAX_PART_BYTES);
             } else if (text == null) {

@@ -6,6 +6,7 @@ import io.leasehold.spool.AttemptOutput;
 import io.leasehold.spool.AttemptOutputJson;
 import io.leasehold.spool.AttemptOutputs;
 import io.leasehold.spool.ItemStore;
+import io.leasehold.spool.UnfitFileException;
 import java.io.IOException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
@@ -13,6 +14,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -47,8 +49,7 @@ public final class DirectoryOutputs implements AttemptOutputs {
         }
         for (String name : names(folder)) {
             int m = number(name);
-            // Those past the bound, and on a first attempt (a new item, a retry by hand) those of an earlier run.
-            if (m > 0 && (m <= n - KEPT || n == 1 && m != 1)) {
+            if (m > 0 && m <= n - KEPT) {
                 Files.deleteIfExists(folder.resolve(name));
             }
         }
@@ -56,18 +57,24 @@ public final class DirectoryOutputs implements AttemptOutputs {
 
     @Override
     public Optional<AttemptOutput> read(String id, int attempt) throws IOException {
-        Path file = layout.file(SpoolFolder.OUTPUTS, ItemId.require(id)).resolve(Integer.toString(attempt));
+        Path folder = layout.file(SpoolFolder.OUTPUTS, ItemId.require(id));
+        String name = "outputs/" + id + "/" + attempt;
+        if (Files.isSymbolicLink(folder)) {
+            throw new ItemStore.UnfitOutputException(name + ": outputs/" + id + " is a symbolic link, never followed;"
+                    + " remove it");
+        }
         byte[] json;
         try {
-            json = WrittenWhole.read(file, AttemptOutputJson.MAX_BYTES, "outputs/" + id + "/" + attempt);
-        } catch (NoSuchFileException e) {
+            json = WrittenWhole.read(folder.resolve(Integer.toString(attempt)), AttemptOutputJson.MAX_BYTES, name);
+        } catch (NoSuchFileException | NotDirectoryException e) {
             return Optional.empty();
+        } catch (UnfitFileException e) {
+            throw new ItemStore.UnfitOutputException(e.getMessage() + "; remove it");
         }
         try {
             return Optional.of(AttemptOutputJson.decode(json));
         } catch (IOException e) {
-            throw new ItemStore.UnfitItemException(id, "outputs/" + id + "/" + attempt + " is not an output leasehold"
-                    + " wrote (" + e.getMessage() + "); remove it");
+            throw new ItemStore.UnfitOutputException(name + " is not an output leasehold wrote; remove it");
         }
     }
 
@@ -78,12 +85,16 @@ public final class DirectoryOutputs implements AttemptOutputs {
             return; // none, or junk under that name, which is left alone
         }
         for (String name : names(folder)) {
-            Files.deleteIfExists(folder.resolve(name)); // a link is removed, never followed
+            try {
+                Files.deleteIfExists(folder.resolve(name)); // a link is removed, never followed
+            } catch (DirectoryNotEmptyException e) {
+                // junk (a folder with files): left alone, as the folder holding it is
+            }
         }
         try {
             Files.deleteIfExists(folder);
         } catch (DirectoryNotEmptyException e) {
-            // an attempt's output kept meanwhile (a late holder's): swept once the item is gone
+            // junk left in it, or an output kept meanwhile: swept once the item is gone
         }
     }
 

@@ -124,6 +124,8 @@ final class ItemMoves {
      */
     ItemView retry(String id) throws IOException {
         requireState(id, ItemState.FAILED);
+        // Its attempts count from 1 again: the earlier run's outputs would pass for the new run's.
+        new DirectoryOutputs(layout).forget(id);
         Optional<FileFacts> failed = FileFacts.of(layout.file(SpoolFolder.FAILED, id));
         if (failed.isPresent() && !spool.halfMoves().settledAlone(id, SpoolFolder.FAILED, failed.get())) {
             throw new ItemStore.UnfitItemException(id, "failed/" + id + " has other names (see GET /spool, 'ignored')");
@@ -181,17 +183,13 @@ final class ItemMoves {
             throw new ItemStore.UnfitItemException(id, SpoolFolder.of(settled).dirName() + "/" + id + " is not a plain item "
                     + "file with one name");
         }
+        // The outputs first: a crash in between leaves an item without them, never them for a later item of the id.
+        new DirectoryOutputs(layout).forget(id);
         if (!Files.deleteIfExists(file)) {
             return false;
         }
         spool.census().removed(SpoolFolder.of(settled));
         spool.records().forget(id);
-        try {
-            new DirectoryOutputs(layout).forget(id);
-        } catch (IOException e) {
-            LOG.warnf("the outputs of purged item %s stay in outputs/%s until the bookkeeping sweep: %s", id, id,
-                    e.getMessage());
-        }
         if (!spool.reservations().exists(id)) {
             spool.reservations().settled().forget(); // a settled item had no reservation: first claims look again
         }

@@ -119,8 +119,12 @@ final class SpoolCleanup {
             // A purge that stopped half-way, or a late holder's output kept after it.
             Optional<FileFacts> folder = FileFacts.of(layout.file(SpoolFolder.OUTPUTS, id));
             if (folder.isPresent() && folder.get().modified().isBefore(cutoff) && !reservations.exists(id) && gone(id)) {
-                new DirectoryOutputs(layout).forget(id);
-                removed++;
+                try {
+                    new DirectoryOutputs(layout).forget(id);
+                    removed++;
+                } catch (IOException e) {
+                    // junk there (a folder it cannot empty): left for the operator, never the end of the sweep
+                }
             }
         }
         for (String id : ids(SpoolFolder.REASONS)) {

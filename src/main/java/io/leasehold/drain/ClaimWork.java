@@ -162,8 +162,6 @@ final class ClaimWork {
             if (finished.get()) {
                 return; // cancelled: the claim is being handed back
             }
-            // Before the move: once the item is settled, whoever reads its history may ask for this output.
-            outputs.keep(claim, reported.getAndSet(null), clock.now());
             if (gate.gatesSettlements() && !(outcome instanceof Outcome.Lost)) {
                 try {
                     gate.epochForAct();
@@ -174,7 +172,15 @@ final class ClaimWork {
                     return;
                 }
             }
-            retries.settle(claim, outcome, this::finish);
+            HandlerOutput shown = reported.getAndSet(null);
+            retries.settle(claim, outcome, where -> {
+                // Once settled, and only then: a holder that lost the item (a late one, or one whose item was
+                // purged meanwhile) keeps nothing, so no output outlives its item or passes for another attempt.
+                if (where == AttemptEnd.DONE || where == AttemptEnd.FAILED || where == AttemptEnd.RETRIED) {
+                    outputs.keep(claim, shown, clock.now());
+                }
+                finish(where);
+            });
         }
 
         private void finish(AttemptEnd where) {

@@ -28,6 +28,8 @@ final class ChildOutput {
     static final int TAIL_BYTES = HandlerOutput.MAX_PART_BYTES;
     /** How much of the tail a reason takes: a reason is written into the item's records on every failure. */
     static final int REASON_BYTES = 2048;
+    /** How long a stream that has not ended may stay silent before an exited command's output is taken as it is. */
+    static final long QUIET_MILLIS = 100;
 
     private final String tag;
     private final InputStream in;
@@ -151,6 +153,30 @@ final class ChildOutput {
             }
         }
         return out == null ? text : out.toString();
+    }
+
+    /**
+     * Waits for the stream's end while bytes still come, at most {@code waitMillis}: a reader lagging behind a
+     * chatty child catches up, while a pipe held open by a quiet process (a daemon started without redirecting
+     * its output) is given up after {@code QUIET_MILLIS} without a byte.
+     */
+    void awaitEndWhileBusy(long waitMillis) {
+        long deadline = System.nanoTime() + waitMillis * 1_000_000;
+        long seen = -1;
+        while (System.nanoTime() < deadline) {
+            long now;
+            synchronized (tail) {
+                now = total;
+            }
+            if (now == seen) {
+                return; // nothing came for a quiet span
+            }
+            seen = now;
+            long left = (deadline - System.nanoTime()) / 1_000_000;
+            if (awaitEnd(Math.max(0, Math.min(QUIET_MILLIS, left)))) {
+                return;
+            }
+        }
     }
 
     /** Whether the stream reached its end (every writer closed it) within {@code waitMillis}. */

@@ -157,11 +157,13 @@ public final class ExecHandler implements Handler, AutoCloseable {
             int status = process.exitValue();
             endLeftovers();
             cleanUp();
-            // The readers may lag behind the exit (a chatty child's lines are logged one by one): the output
-            // is reported once they are through, or once the wait passed (a process out of the group holds a pipe).
-            long waitUntil = System.nanoTime() + STDERR_WAIT_MILLIS * 1_000_000;
-            stdout.awaitEnd(STDERR_WAIT_MILLIS);
-            String tail = stderr.tail(Math.max(0, (waitUntil - System.nanoTime()) / 1_000_000));
+            // The readers may lag behind the exit (a chatty child's lines are logged one by one): the output is
+            // reported once stdout is through, or quiet (a process out of the group may hold the pipe open).
+            stdout.awaitEndWhileBusy(STDERR_WAIT_MILLIS);
+            if (status == 0) {
+                stderr.awaitEndWhileBusy(STDERR_WAIT_MILLIS); // no reason to give: only its output waits for it
+            }
+            String tail = status == 0 ? "" : stderr.tail(STDERR_WAIT_MILLIS);
             report(status);
             if (status == 0) {
                 return Outcome.done();

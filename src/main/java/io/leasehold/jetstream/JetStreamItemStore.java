@@ -34,7 +34,6 @@ import java.util.function.Consumer;
  */
 public final class JetStreamItemStore implements ItemStore {
 
-    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(JetStreamItemStore.class);
     private final Ledger ledger;
     private final Payloads payloads;
     private final JetStreamSpool spool;
@@ -216,6 +215,9 @@ public final class JetStreamItemStore implements ItemStore {
     @Override
     public ItemView retry(String id) throws IOException {
         Optional<Ledger.Seen> seen = ledger.read(ItemId.require(id));
+        if (seen.isPresent() && seen.get().entry().state().equals(ItemState.FAILED.label())) {
+            outputs.forget(id); // its attempts count from 1 again: the earlier run's outputs would pass for the new run's
+        }
         if (seen.isEmpty() || !seen.get().entry().state().equals(ItemState.FAILED.label())
                 || !ledger.replace(id, seen.get(), seen.get().entry().retried())) {
             throw refusal(id, ItemState.FAILED);
@@ -228,16 +230,15 @@ public final class JetStreamItemStore implements ItemStore {
     public boolean purge(String id, ItemState settled) throws IOException {
         ItemStore.requireSettled(settled);
         Optional<Ledger.Seen> seen = ledger.read(ItemId.require(id));
-        if (seen.isEmpty() || !seen.get().entry().state().equals(settled.label()) || !ledger.remove(id, seen.get())) {
+        if (seen.isEmpty() || !seen.get().entry().state().equals(settled.label())) {
+            return false;
+        }
+        // The outputs first: a crash in between leaves an item without them, never them for a later item of the id.
+        outputs.forget(id);
+        if (!ledger.remove(id, seen.get())) {
             return false;
         }
         payloads.delete(seen.get().entry().payload()); // after the entry: a crash in between leaves an orphan only
-        try {
-            outputs.forget(id);
-        } catch (IOException e) {
-            // The item is gone all the same; a new item of this id replaces them attempt by attempt.
-            LOG.warnf("the outputs of purged item %s stay in the outputs bucket: %s", id, e.getMessage());
-        }
         return true;
     }
 

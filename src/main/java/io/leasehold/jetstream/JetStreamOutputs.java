@@ -3,16 +3,19 @@ package io.leasehold.jetstream;
 import io.leasehold.spool.AttemptOutput;
 import io.leasehold.spool.AttemptOutputJson;
 import io.leasehold.spool.AttemptOutputs;
+import io.leasehold.spool.ItemStore;
 import io.nats.client.Connection;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.KeyValue;
+import io.nats.client.api.KeyValuePurgeOptions;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * Attempts' outputs at key {@code <item key>.<attempt>} of a bucket beside the ledger ({@code <ledger>-outputs}),
- * made on first use: apart from the ledger entry, whose every move would otherwise carry them.
+ * made on first use: apart from the ledger entry, whose every move would otherwise carry them. Dropped outputs
+ * leave purge markers, which the upkeep's sweep removes ({@link #purgeMarkers}).
  */
 final class JetStreamOutputs implements AttemptOutputs {
 
@@ -28,20 +31,38 @@ final class JetStreamOutputs implements AttemptOutputs {
         try {
             KeyValue kv = bucket.kv();
             NatsCalls.guarded("keeping the output of " + id, () -> kv.put(key(id, n), AttemptOutputJson.encode(output)));
-            if (n == 1) {
-                // A first attempt (a new item, or a retry by hand): the outputs of an earlier run go.
-                for (String stale : keys(kv, id)) {
-                    if (!stale.equals(key(id, 1))) {
-                        NatsCalls.guarded("dropping " + stale, () -> { kv.purge(stale); return null; });
+            if (n > KEPT) {
+                // Listed, not just n - KEPT dropped: a number that kept nothing leaves an older one behind it.
+                for (String older : keys(kv, id)) {
+                    int m = number(older);
+                    if (m > 0 && m <= n - KEPT) {
+                        NatsCalls.guarded("dropping " + older, () -> { kv.purge(older); return null; });
                     }
                 }
-            } else if (n > KEPT) {
-                NatsCalls.guarded("dropping an old output of " + id, () -> { kv.purge(key(id, n - KEPT)); return null; });
             }
         } catch (JetStreamApiException e) {
             throw new IOException("the output of " + id + " attempt " + n + " could not be kept in " + bucket.name()
                     + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Removes the markers that dropped outputs leave (the upkeep's sweep); nothing when the bucket was never made. */
+    void purgeMarkers() throws IOException {
+        if (!bucket.exists()) {
+            return;
+        }
+        try {
+            // No threshold: nothing watches this bucket, so no reader needs a recent marker to see a removal.
+            KeyValuePurgeOptions all = KeyValuePurgeOptions.builder().deleteMarkersNoThreshold().build();
+            NatsCalls.guarded("tidying " + bucket.name(), () -> { bucket.kv().purgeDeletes(all); return null; });
+        } catch (JetStreamApiException e) {
+            throw new IOException("the markers of " + bucket.name() + " could not be purged: " + e.getMessage(), e);
+        }
+    }
+
+    private static int number(String key) {
+        String last = key.substring(key.lastIndexOf('.') + 1);
+        return last.matches("[1-9][0-9]{0,8}") ? Integer.parseInt(last) : 0;
     }
 
     @Override
@@ -53,7 +74,8 @@ final class JetStreamOutputs implements AttemptOutputs {
         try {
             return Optional.of(AttemptOutputJson.decode(entry.get().getValue()));
         } catch (IOException e) {
-            throw new IOException(key(id, attempt) + " in " + bucket.name() + ": " + e.getMessage(), e);
+            throw new ItemStore.UnfitOutputException(key(id, attempt) + " in " + bucket.name() + " is not an output"
+                    + " leasehold wrote; delete it (nats kv del " + bucket.name() + " " + key(id, attempt) + ")");
         }
     }
 

@@ -40,6 +40,7 @@ final class JetStreamUpkeep implements SpoolUpkeep {
         int finished = store.recover(staleness);
         if (sweep) {
             ledger.purgeDeletes();
+            store.outputs().purgeMarkers(); // each dropped output leaves one: they would pile up for ever
             finished += orphans.sweep();
         }
         return finished;

@@ -39,8 +39,8 @@ public final class AttemptOutputJson {
         }
         try {
             return JSON.readValue(json, AttemptOutput.class);
-        } catch (IllegalArgumentException e) {
-            throw new IOException("not an attempt's output: " + e.getMessage(), e);
+        } catch (IOException | IllegalArgumentException e) {
+            throw new IOException("not an attempt's output", e); // the parser's words are for the log, not the answer
         }
     }
 }

@@ -193,6 +193,13 @@ public interface ItemStore {
         }
     }
 
+    /** What is kept as an attempt's output is not one leasehold wrote (junk, a link): named, never followed. */
+    final class UnfitOutputException extends IOException {
+        public UnfitOutputException(String why) {
+            super(why);
+        }
+    }
+
     /** Under the item's name is something that is not an item this spool may move (junk, or a second file). */
     final class UnfitItemException extends IOException {
         public UnfitItemException(String id, String why) {

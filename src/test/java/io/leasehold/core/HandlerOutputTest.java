@@ -47,7 +47,7 @@ class HandlerOutputTest {
     void textGivenDirectlyIsCutToTheBoundToo() {
         HandlerOutput.Part tail = new HandlerOutput.Part("stdout", "é".repeat(MAX), 0, "tail");
         assertEquals(MAX, tail.text().getBytes(StandardCharsets.UTF_8).length);
-        assertEquals(2L * MAX, tail.bytes(), "bytes is at least what the text had");
+        assertEquals(2L * MAX, tail.bytes(), "an unknown length (0) is the given text's own");
         HandlerOutput.Part start = new HandlerOutput.Part("body", "é".repeat(MAX) + "!", 0, "start");
         assertTrue(start.text().startsWith("éé") && !start.text().endsWith("!"));
     }
@@ -59,6 +59,7 @@ class HandlerOutputTest {
         HandlerOutput.Part part = HandlerOutput.Part.tail("stdout", junk, MAX);
         assertTrue(part.text().getBytes(StandardCharsets.UTF_8).length <= MAX, "the bound is in UTF-8 bytes");
         assertTrue(part.text().chars().allMatch(c -> c == 0xFFFD));
+        assertEquals(MAX, part.bytes(), "the stream's own length, not that of its replacements");
     }
 
     @Test

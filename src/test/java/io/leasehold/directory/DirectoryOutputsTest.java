@@ -72,7 +72,7 @@ class DirectoryOutputsTest extends AttemptOutputsContract {
     void aFileThatIsNoOutputIsRefusedNamingTheFix() throws Exception {
         Path folder = Files.createDirectories(layout.file(SpoolFolder.OUTPUTS, "junk"));
         Files.writeString(folder.resolve("1"), "hello");
-        ItemStore.UnfitItemException e = assertThrows(ItemStore.UnfitItemException.class, () -> one.read("junk", 1));
+        ItemStore.UnfitOutputException e = assertThrows(ItemStore.UnfitOutputException.class, () -> one.read("junk", 1));
         assertTrue(e.getMessage().contains("outputs/junk/1") && e.getMessage().contains("remove it"), e.getMessage());
     }
 

@@ -48,6 +48,19 @@ class JetStreamOutputsTest extends AttemptOutputsContract {
         assertEquals("a", other.read("item-1", 1).orElseThrow().parts().get(0).text(), "a reader that looked before finds it");
     }
 
+    /** Every dropped output leaves a purge marker; the upkeep's sweep removes them, so the bucket does not grow for ever. */
+    @Test
+    void droppedOutputsLeaveNoMarkersOnceTheUpkeepSwept() throws Exception {
+        for (int i = 0; i < 50; i++) {
+            one.keep("purged-" + i, output(1, "x"));
+            one.keep("purged-" + i, output(2, "y"));
+            one.forget("purged-" + i);
+        }
+        ((JetStreamOutputs) one).purgeMarkers();
+        long left = a.jetStreamManagement().getStreamInfo("KV_" + ledger + "-outputs").getStreamState().getMsgCount();
+        assertEquals(0, left, "messages left in the outputs bucket once every item's outputs were forgotten");
+    }
+
     @AfterEach
     void close() throws InterruptedException {
         a.close();

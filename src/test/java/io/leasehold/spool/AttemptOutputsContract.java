@@ -68,19 +68,6 @@ public abstract class AttemptOutputsContract {
         }
     }
 
-    /** A retry by hand counts attempts afresh: its first attempt's output replaces the earlier run's outputs. */
-    @Test
-    void aFirstAttemptDropsTheOutputsOfAnEarlierRun() throws Exception {
-        for (int n = 1; n <= 4; n++) {
-            one.keep("retried", output(n, "run one, attempt " + n));
-        }
-        one.keep("retried", output(1, "run two, attempt 1"));
-        assertEquals("run two, attempt 1", other.read("retried", 1).orElseThrow().parts().get(0).text());
-        for (int n = 2; n <= 4; n++) {
-            assertEquals(Optional.empty(), other.read("retried", n), "attempt " + n + " of the earlier run");
-        }
-    }
-
     @Test
     void forgetRemovesEveryOutputOfTheItemAndOnlyThose() throws Exception {
         one.keep("gone", output(1, "x"));
@@ -120,5 +107,29 @@ public abstract class AttemptOutputsContract {
             three.shutdownNow();
         }
         assertEquals("x".repeat(129), one.read("raced", 3).orElseThrow().parts().get(0).text());
+    }
+
+    /** A late holder's attempt kept after its taker's later one: neither drops the other. */
+    @Test
+    void anEarlierAttemptKeptLateDropsNoLaterOne() throws Exception {
+        one.keep("taken", output(2, "the taker's attempt 2"));
+        other.keep("taken", output(1, "the late holder's attempt 1"));
+        assertEquals("the taker's attempt 2", one.read("taken", 2).orElseThrow().parts().get(0).text());
+        assertEquals("the late holder's attempt 1", one.read("taken", 1).orElseThrow().parts().get(0).text());
+    }
+
+    /** Numbers that kept nothing (an abandoned attempt, a silent one) leave no older output past the bound. */
+    @Test
+    void aGapInTheNumbersKeepsNoOutputPastTheBound() throws Exception {
+        one.keep("gappy", output(1, "attempt 1"));
+        one.keep("gappy", output(2, "attempt 2"));
+        for (int n = 4; n <= 13; n++) {
+            if (n != 11) {
+                one.keep("gappy", output(n, "attempt " + n));
+            }
+        }
+        assertEquals(Optional.empty(), other.read("gappy", 1), "attempt 1 is older than 13 - 10");
+        assertEquals(Optional.empty(), other.read("gappy", 2), "attempt 2 is older than 13 - 10");
+        assertEquals("attempt 4", other.read("gappy", 4).orElseThrow().parts().get(0).text());
     }
 }

@@ -45,6 +45,8 @@ public abstract class HistoryContract extends ItemStoreContract {
     /** What the handler answers, per item, attempt after attempt (done once the list is used up). */
     protected final Map<String, List<Outcome>> script = new ConcurrentHashMap<>();
     private final List<WorkItem> handled = new CopyOnWriteArrayList<>();
+    /** Per item, how many handler calls report an output; the later ones are silent (a silent success). */
+    protected final Map<String, Integer> silentAfter = new ConcurrentHashMap<>();
     private ExecutorService workers;
     private Drainer drainer;
     /** The backend's attempts' outputs on the same store: set by the backend's test. */
@@ -60,8 +62,11 @@ public abstract class HistoryContract extends ItemStoreContract {
         workers = Executors.newCachedThreadPool();
         Handler handler = item -> {
             handled.add(item);
-            item.report(new HandlerOutput(item.attempt(), List.of(new HandlerOutput.Part("stdout",
+            long calls = handled.stream().filter(i -> i.id().equals(item.id())).count();
+            if (calls <= silentAfter.getOrDefault(item.id(), Integer.MAX_VALUE)) {
+                item.report(new HandlerOutput(item.attempt(), List.of(new HandlerOutput.Part("stdout",
                     "attempt " + item.attempt() + " of " + item.id(), 0, "tail"))));
+            }
             List<Outcome> outcomes = script.getOrDefault(item.id(), List.of());
             long before = handled.stream().filter(i -> i.id().equals(item.id())).count() - 1;
             return Uni.createFrom().item(before < outcomes.size() ? outcomes.get((int) before) : Outcome.done());
@@ -306,5 +311,22 @@ public abstract class HistoryContract extends ItemStoreContract {
         store.enqueue(id, new ByteArrayInputStream("o".getBytes()), MAX);
         assertEquals(1, pass().failed());
         assertEquals("exit 3: bad input", look(id).reason());
+    }
+
+    /** A retry by hand counts attempts from 1 again: the earlier run's outputs go, even when the new run shows nothing. */
+    @Test
+    void aRetryByHandDropsTheEarlierRunsOutputsEvenWhenTheNewRunIsSilent() throws Exception {
+        String id = uniqueId("silent-retry");
+        script.put(id, List.of(Outcome.failed("exit 3: bad input")));
+        silentAfter.put(id, 1); // the first call reports, the retried run's does not
+        store.enqueue(id, new ByteArrayInputStream("o".getBytes()), MAX);
+        runUntilFailed(id);
+        assertTrue(outputs.read(id, 1).isPresent(), "the failed run's attempt 1 kept its output");
+        clock.advance(Duration.ofMinutes(1));
+        store.retry(id);
+        assertEquals(java.util.Optional.empty(), outputs.read(id, 1), "dropped with the retry");
+        pass();
+        assertEquals("done", look(id).state());
+        assertEquals(java.util.Optional.empty(), outputs.read(id, 1), "the silent new attempt 1 kept none");
     }
 }
