@@ -30,9 +30,10 @@
     try {
       const res = await auth.get(itemPath + '/attempts/' + n + '/output', READ_TIMEOUT_MS);
       if (!res.ok) {
-        body.replaceChildren(el('p', 'muted', res.status === 404 ? 'No output is kept for attempt ' + n
-          + ': its handler showed nothing (a silent success), or the attempt is older than the latest 10.'
-          : 'Not read: ' + res.status + (await auth.errorText(res))));
+        // The answer's own words: it tells a missing item from an attempt that kept no output.
+        const why = (await auth.errorText(res)).replace(/^: /, '');
+        body.replaceChildren(el('p', 'muted', res.status === 404 ? 'Not shown: ' + why
+          : 'Not read: ' + res.status + (why ? ': ' + why : '')));
         return;
       }
       const output = await res.json();

@@ -12,6 +12,7 @@
   const path = '/items/' + encodeURIComponent(id);
   let timer = null;
   let payloadShown = false;
+  let purged = false; // purged from this page: its absence is no problem
 
   function el(tag, className, text) {
     const node = document.createElement(tag);
@@ -80,6 +81,7 @@
     $('history-empty').hidden = true;
     $('first-output').hidden = true;
     $('attempt-output').hidden = true;
+    payloadShown = false; // a later item of this id has a payload of its own
   }
 
   /** Text when the first bytes are UTF-8, else their hex; the size always. */
@@ -103,13 +105,16 @@
     try {
       const res = await auth.get(path, READ_TIMEOUT_MS);
       if (res.status === 404) {
-        say('problem', 'No item "' + id + '": never enqueued, or purged.');
+        // Looked for again at each refresh: an id enqueued (again) later shows up by itself.
+        say('problem', purged ? '' : 'No item "' + id + '": never enqueued, or purged.');
         showGone();
-        return;
+      } else if (!res.ok) {
+        throw new Error('GET ' + path + ' answered ' + res.status + (await errorText(res)));
+      } else {
+        purged = false;
+        showItem(await res.json());
       }
-      if (!res.ok) throw new Error('GET ' + path + ' answered ' + res.status + (await errorText(res)));
-      showItem(await res.json());
-      if (!payloadShown) { // a payload never changes: read once
+      if (res.ok && !payloadShown) { // a payload never changes: read once
         // Its bytes, or the error's JSON: the call answers octet-stream, its errors JSON.
         const p = await auth.get(path + '/payload', READ_TIMEOUT_MS, 'application/octet-stream, application/json;q=0.5');
         if (p.ok) {
@@ -120,7 +125,7 @@
           payloadShown = p.status >= 400 && p.status < 500 && p.status !== 401; // a refusal stays one: not asked again each refresh
         }
       }
-      say('problem', '');
+      if (res.ok) say('problem', '');
       $('updated').textContent = 'updated ' + clockTime(new Date().toISOString());
     } catch (e) {
       say('problem', 'Cannot read the service (' + e.message + '); trying again.');
@@ -132,6 +137,7 @@
     $('item-cancel').disabled = $('item-retry').disabled = $('item-purge').disabled = true;
     try {
       const res = await auth.call(target, method);
+      purged = res.ok && target.endsWith('/purge');
       say('notice', res.ok ? done : 'Not done: ' + res.status + (await errorText(res)));
     } catch (e) {
       say('problem', 'That failed: ' + e.message);

@@ -2,6 +2,7 @@ package io.leasehold.api;
 
 import io.leasehold.config.LeaseholdConfig;
 import io.quarkus.security.identity.IdentityProviderManager;
+import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.security.identity.request.AuthenticationRequest;
 import io.quarkus.security.runtime.QuarkusPrincipal;
@@ -41,6 +42,9 @@ public class ApiTokens implements HttpAuthenticationMechanism {
     private final Optional<byte[]> operator;
     private final Optional<byte[]> viewer;
     private final boolean oidc;
+    /** A JWS in compact form: three base64url parts (header, claims, signature). */
+    private static final java.util.regex.Pattern JWT = java.util.regex.Pattern.compile(
+            "[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+");
 
     /** {@code oidc}: whether Quarkus' OIDC mechanism takes the other bearers (off by default: application.properties). */
     public ApiTokens(LeaseholdConfig config,
@@ -89,6 +93,11 @@ public class ApiTokens implements HttpAuthenticationMechanism {
         }
         if (!sent.isEmpty() && viewer.isPresent() && MessageDigest.isEqual(viewer.get(), given)) {
             return Uni.createFrom().item(identity("the viewer's token", VIEWER));
+        }
+        if (oidc && !sent.isEmpty() && !JWT.matcher(sent).matches()) {
+            // No JWT, so no OIDC token: refused here, also while the issuer is away (a mistyped static token is a
+            // 401 to fix, not a 503 to wait out).
+            return Uni.createFrom().failure(new AuthenticationFailedException("neither a static token nor a JWT"));
         }
         // anonymous: OIDC's mechanism, asked next when on, checks the bearer; else a call that needs a role answers 401
         return Uni.createFrom().optional(Optional.empty());

@@ -38,8 +38,9 @@ public class AttemptsResource {
     @APIResponses({
         @APIResponse(responseCode = "200", description = "the output kept for that attempt (each part at most 4 KiB)"),
         @APIResponse(responseCode = "400", description = "the id breaks the grammar, or n is not a whole number from 1"),
-        @APIResponse(responseCode = "404", description = "no such item, or no output is kept for that attempt (the"
-                + " handler showed nothing, it is older than the item's latest 10 attempts, or the item was retried by hand since)"),
+        @APIResponse(responseCode = "404", description = "no such item, or no output is kept for that attempt (no such"
+                + " attempt ran, its handler showed nothing, it is older than the item's latest 10 attempts, or the item was"
+                + " retried by hand since)"),
         @APIResponse(responseCode = "409", description = "what is kept under that attempt is not an output leasehold wrote")
     })
     @GET
@@ -58,9 +59,9 @@ public class AttemptsResource {
                 throw new ItemStore.NoSuchItemException(id);
             }
             return outputs.read(id, attempt).orElseThrow(() -> new ItemStore.NoSuchItemException(id,
-                    "no output is kept for attempt " + attempt + " of item '" + id + "': its handler showed nothing,"
-                    + " or the attempt is older than the latest " + AttemptOutputs.KEPT + "; see its history with GET /items/"
-                    + id));
+                    "no output is kept for attempt " + attempt + " of item '" + id + "': no such attempt ran, its handler"
+                    + " showed nothing, it is older than the latest " + AttemptOutputs.KEPT + ", or the item was retried"
+                    + " by hand since; see its history with GET /items/" + id));
         });
     }
 

@@ -113,11 +113,15 @@ class ItemPageTest extends ChromiumPageTest {
             chromium.click("#item-purge");
             chromium.until("the question", ExpectedConditions.alertIsPresent()).accept();
             chromium.until("purged", d -> text("notice").equals("Purged: the item is gone; its id may be enqueued again.")
-                    && text("problem").equals("No item \"" + id + "\": never enqueued, or purged.")
+                    && text("problem").isEmpty() // purged from here: no problem to report
                     && text("item-state").equals("none") && text("payload").equals("—")
                     && !d.findElement(By.id("item-purge")).isDisplayed());
             given().when().get("/items/{id}", id).then().statusCode(404);
             chromium.screenshot(Path.of("target/item-page-purged-" + size.width + ".png"));
+            // The page keeps looking: the id enqueued again shows up by itself, with its own payload.
+            given().queryParam("id", id).body("again " + size.width).when().post("/items").then().statusCode(201);
+            chromium.until("enqueued again", d -> text("item-state").equals("pending")
+                    && text("payload").equals("again " + size.width));
             assertEquals(true, chromium.driver.executeScript("return document.documentElement.scrollWidth <= window.innerWidth"),
                     "no sideways scroll at " + size);
         }
@@ -147,7 +151,7 @@ class ItemPageTest extends ChromiumPageTest {
         open(id);
         chromium.until("done", d -> text("item-state").equals("done") && d.findElement(By.id("first-output")).isDisplayed());
         chromium.click("#first-output");
-        chromium.until("no output", d -> text("attempt-output-body").startsWith("No output is kept for attempt 1: its"
-                + " handler showed nothing"));
+        chromium.until("no output", d -> text("attempt-output-body").startsWith("Not shown: no output is kept for attempt 1"
+                + " of item '" + id + "': no such attempt ran, its handler showed nothing"));
     }
 }

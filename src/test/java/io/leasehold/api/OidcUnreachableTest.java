@@ -22,6 +22,11 @@ class OidcUnreachableTest {
         SpoolFixture.assertError(given().header("Authorization", token).post("/drain/pause").then(), 503,
                 "see that it is up and that the URL is right; leasehold.api.token works meanwhile");
         given().header("Authorization", "Bearer " + ViewerTokenProfile.OPERATOR).get("/items").then().statusCode(200);
+        // A mistyped static token, or any bearer that is no JWT, is no OIDC token: 401 to fix, not 503 to wait out.
+        SpoolFixture.assertError(given().header("Authorization", "Bearer " + ViewerTokenProfile.OPERATOR + "x")
+                .get("/items").then(), 401, "the token of Authorization: Bearer is not");
+        SpoolFixture.assertError(given().header("Authorization", "Bearer notajwt").post("/drain/pause").then(), 401,
+                "the token of Authorization: Bearer is not");
         given().header("Authorization", "Bearer " + ViewerTokenProfile.VIEWER).get("/drain").then().statusCode(200);
     }
 }

@@ -169,7 +169,8 @@ class PackagedServiceIT {
                 + "{\"name\":\"stderr\",\"text\":\"no such order fail-1\\n\",\"bytes\":21,\"kept\":\"tail\"}]"),
                 shown.path("parts"));
         assertError(get(service, "/items/ok-1/attempts/1/output"), 404, "no output is kept for attempt 1 of item 'ok-1':"
-                + " its handler showed nothing, or the attempt is older than the latest 10; see its history with GET /items/ok-1");
+                + " no such attempt ran, its handler showed nothing, it is older than the latest 10, or the item was retried"
+                + " by hand since; see its history with GET /items/ok-1");
         assertEquals("ok-1 0\nhello", Files.readString(work.resolve("out").resolve("ok-1")));
         assertEquals(List.of("ok-1"), names(work.resolve("out")));
         assertError(post(service, "/items/ok-1/retry", ""), 409, "item 'ok-1' is done, not failed");
