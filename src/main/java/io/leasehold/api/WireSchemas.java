@@ -21,10 +21,11 @@ final class WireSchemas {
             "ItemView", List.of("id", "state"),
             "Created", List.of("id", "state"),
             "PastAttempt", List.of("attempt", "outcome"),
+            "AttemptOutput", List.of("attempt", "handler", "endedAt", "parts"),
             "DrainState", List.of("paused"));
     /** Bodies that carry every field in every answer: each of their properties is required. */
     private static final List<String> WHOLE = List.of("Enqueued", "DrainReport", "SpoolView", "Purged",
-            "Retried");
+            "Retried", "Part");
 
     /** The values a body's state takes. */
     private static final Map<String, List<String>> STATES = Map.of(
@@ -72,6 +73,10 @@ final class WireSchemas {
             line.setOneOf(List.of(OASFactory.createSchema().required(List.of("payload")),
                     OASFactory.createSchema().required(List.of("payloadBase64"))));
             line.setAdditionalPropertiesBoolean(false);
+        }
+        Schema part = schemas.get("Part"); // of an attempt's output: its tail or its start
+        if (part != null && part.getProperties() != null && part.getProperties().get("kept") != null) {
+            part.getProperties().get("kept").setEnumeration(List.of("tail", "start"));
         }
         STATES.forEach((name, values) -> {
             Schema schema = schemas.get(name);

@@ -19,7 +19,7 @@ final class OidcRules {
     static void check(Problems problems, Config config) {
         boolean enabled;
         try {
-            enabled = config.getOptionalValue(ENABLED, Boolean.class).orElse(true); // Quarkus' default; ours is false
+            enabled = config.getOptionalValue(ENABLED, Boolean.class).orElse(false); // ours (application.properties), not Quarkus. true
         } catch (IllegalArgumentException e) {
             problems.add(ENABLED, "must be true or false");
             return;

@@ -21,6 +21,9 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class OpenApiTest {
 
+    @jakarta.inject.Inject
+    io.leasehold.spool.AttemptOutputs outputs;
+
     private static JsonNode description() throws Exception {
         String body = given().queryParam("format", "json").when().get("/q/openapi").then().statusCode(200)
                 .extract().asString();
@@ -168,6 +171,15 @@ class OpenApiTest {
                 .asString()));
         assertCarries(api, "DrainReport", json.readTree(given().queryParam("budget", "1ms").when().post("/drain").then()
                 .statusCode(200).extract().asString()));
+        outputs.keep(id, io.leasehold.spool.AttemptOutput.of(1, "exec", null, java.time.Instant.now(),
+                new io.leasehold.core.HandlerOutput(null, java.util.List.of(
+                        new io.leasehold.core.HandlerOutput.Part("stdout", "", 0, "tail")))));
+        JsonNode output = json.readTree(given().when().get("/items/{id}/attempts/1/output", id).then().statusCode(200)
+                .extract().asString());
+        assertCarries(api, "AttemptOutput", output);
+        assertCarries(api, "Part", output.path("parts").get(0));
+        assertEquals("[\"tail\",\"start\"]", api.path("components").path("schemas").path("Part").path("properties")
+                .path("kept").path("enum").toString());
     }
 
     private static void assertCarries(JsonNode api, String schemaName, JsonNode answer) {
