@@ -256,7 +256,8 @@ final class AttemptRecords {
         }
     }
 
-    private static List<String> names(Path folder) throws IOException {
+    /** The names in a folder; a folder removed meanwhile has none. */
+    static List<String> names(Path folder) throws IOException {
         List<String> names = new ArrayList<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
             entries.forEach(p -> names.add(p.getFileName().toString()));

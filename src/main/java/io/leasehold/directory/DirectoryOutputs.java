@@ -9,7 +9,6 @@ import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.UnfitFileException;
 import java.io.IOException;
 import java.nio.file.DirectoryNotEmptyException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -18,8 +17,6 @@ import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -47,7 +44,7 @@ public final class DirectoryOutputs implements AttemptOutputs {
         } finally {
             Files.deleteIfExists(tmp);
         }
-        for (String name : names(folder)) {
+        for (String name : AttemptRecords.names(folder)) {
             int m = number(name);
             if (m > 0 && m <= n - KEPT) {
                 Files.deleteIfExists(folder.resolve(name));
@@ -84,7 +81,7 @@ public final class DirectoryOutputs implements AttemptOutputs {
         if (!Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
             return; // none, or junk under that name, which is left alone
         }
-        for (String name : names(folder)) {
+        for (String name : AttemptRecords.names(folder)) {
             try {
                 Files.deleteIfExists(folder.resolve(name)); // a link is removed, never followed
             } catch (DirectoryNotEmptyException e) {
@@ -125,15 +122,5 @@ public final class DirectoryOutputs implements AttemptOutputs {
 
     private static int number(String name) {
         return name.matches("[1-9][0-9]{0,8}") ? Integer.parseInt(name) : 0;
-    }
-
-    private static List<String> names(Path folder) throws IOException {
-        List<String> names = new ArrayList<>();
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
-            entries.forEach(p -> names.add(p.getFileName().toString()));
-        } catch (NoSuchFileException e) {
-            // removed meanwhile: none
-        }
-        return names;
     }
 }

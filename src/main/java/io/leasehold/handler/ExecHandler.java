@@ -162,12 +162,11 @@ public final class ExecHandler implements Handler, AutoCloseable {
             stdout.awaitEndWhileBusy(STDERR_WAIT_MILLIS);
             if (status == 0) {
                 stderr.awaitEndWhileBusy(STDERR_WAIT_MILLIS); // no reason to give: only its output waits for it
-            }
-            String tail = status == 0 ? "" : stderr.tail(STDERR_WAIT_MILLIS);
-            report(status);
-            if (status == 0) {
+                report(status);
                 return Outcome.done();
             }
+            String tail = stderr.tail(STDERR_WAIT_MILLIS);
+            report(status);
             String reason = "exit " + status + (tail.isEmpty() ? "" : ": " + tail);
             return status == EX_TEMPFAIL ? Outcome.retry(reason) : Outcome.failed(reason);
         }

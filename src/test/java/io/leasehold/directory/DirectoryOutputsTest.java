@@ -84,4 +84,17 @@ class DirectoryOutputsTest extends AttemptOutputsContract {
         one.forget("blocked");
         assertEquals("not a folder", Files.readString(layout.file(SpoolFolder.OUTPUTS, "blocked")));
     }
+
+    /** A sparse 1 GiB file, far above any output, is refused by its size before a byte is read. */
+    @Test
+    void aHugeFileInPlaceOfAnOutputIsRefusedUnread() throws Exception {
+        Path folder = Files.createDirectories(layout.file(SpoolFolder.OUTPUTS, "huge"));
+        try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(folder.resolve("1").toFile(), "rw")) {
+            file.setLength(1L << 30);
+        }
+        ItemStore.UnfitOutputException e = assertThrows(ItemStore.UnfitOutputException.class, () -> one.read("huge", 1));
+        assertTrue(e.getMessage().contains("outputs/huge/1") && e.getMessage().contains("remove it"), e.getMessage());
+        one.keep("huge", output(1, "ours"));
+        assertEquals("ours", other.read("huge", 1).orElseThrow().parts().get(0).text(), "the next keep replaces it");
+    }
 }
