@@ -177,7 +177,7 @@ final class ClaimWork {
                 // Once settled, and only then: a holder that lost the item (a late one, or one whose item was
                 // purged meanwhile) keeps nothing, so no output outlives its item or passes for another attempt.
                 if (where == AttemptEnd.DONE || where == AttemptEnd.FAILED || where == AttemptEnd.RETRIED) {
-                    outputs.keep(claim, shown, clock.now());
+                    outputs.keep(claim, shown, clock.now(), events);
                 }
                 finish(where);
             });

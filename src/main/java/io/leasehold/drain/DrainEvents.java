@@ -31,6 +31,10 @@ public interface DrainEvents {
     default void settleFailed(String id, String error) {
     }
 
+    /** An attempt's output could not be kept (e.g. a full disk, NATS away); its item settled all the same. */
+    default void outputNotKept(String id, int attempt, String error) {
+    }
+
     DrainEvents NONE = new DrainEvents() {
     };
 
@@ -83,6 +87,12 @@ public interface DrainEvents {
             public void settleFailed(String id, String error) {
                 first.settleFailed(id, error);
                 second.settleFailed(id, error);
+            }
+
+            @Override
+            public void outputNotKept(String id, int attempt, String error) {
+                first.outputNotKept(id, attempt, error);
+                second.outputNotKept(id, attempt, error);
             }
         };
     }

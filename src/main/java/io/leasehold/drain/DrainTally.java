@@ -84,4 +84,9 @@ final class DrainTally implements DrainEvents {
     public void settleFailed(String id, String error) {
         next.settleFailed(id, error);
     }
+
+    @Override
+    public void outputNotKept(String id, int attempt, String error) {
+        next.outputNotKept(id, attempt, error);
+    }
 }

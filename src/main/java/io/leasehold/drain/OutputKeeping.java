@@ -28,7 +28,8 @@ public final class OutputKeeping {
         this.handler = handler;
     }
 
-    void keep(HeldClaim claim, HandlerOutput output, Instant endedAt) {
+    /** Keeps the output, if any; an output that could not be kept is logged and told to {@code events}. */
+    void keep(HeldClaim claim, HandlerOutput output, Instant endedAt, DrainEvents events) {
         if (output == null || this == NONE) {
             return;
         }
@@ -37,6 +38,7 @@ public final class OutputKeeping {
         } catch (IOException | RuntimeException e) {
             LOG.warnf("the output of %s attempt %d was not kept (the item settles all the same): %s", claim.id(),
                     claim.attempt(), e.getMessage());
+            events.outputNotKept(claim.id(), claim.attempt(), String.valueOf(e.getMessage()));
         }
     }
 }

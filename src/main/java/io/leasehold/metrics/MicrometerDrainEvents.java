@@ -29,6 +29,7 @@ public class MicrometerDrainEvents implements DrainEvents {
     private final Counter lost;
     private final Counter handedBack;
     private final Counter settleFailures;
+    private final Counter outputsNotKept;
     private final Map<String, Counter> attempts = new ConcurrentHashMap<>();
     private final Map<String, Timer> durations = new ConcurrentHashMap<>();
 
@@ -48,6 +49,9 @@ public class MicrometerDrainEvents implements DrainEvents {
         this.settleFailures = Counter.builder("leasehold.settlements.failed")
                 .description("settlements that could not be written (e.g. a full disk); each is tried again")
                 .register(registry);
+        this.outputsNotKept = Counter.builder("leasehold.outputs.not.kept")
+                .description("attempt outputs that could not be kept (e.g. a full disk); their items settled all"
+                        + " the same").register(registry);
     }
 
     @Override
@@ -88,5 +92,10 @@ public class MicrometerDrainEvents implements DrainEvents {
     @Override
     public void settleFailed(String id, String error) {
         settleFailures.increment();
+    }
+
+    @Override
+    public void outputNotKept(String id, int attempt, String error) {
+        outputsNotKept.increment();
     }
 }

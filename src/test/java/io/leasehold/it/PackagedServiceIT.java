@@ -234,7 +234,8 @@ class PackagedServiceIT {
         assertEquals(200, metrics.statusCode(), metrics.body());
         for (String meter : List.of("leasehold_items{state=\"pending\"}", "leasehold_pending_oldest_age_seconds ",
                 "leasehold_claims_held ", "leasehold_claims_total ", "leasehold_renewals_total ",
-                "leasehold_takeovers_total ", "leasehold_claims_lost_total ", "leasehold_claims_handed_back_total ")) {
+                "leasehold_takeovers_total ", "leasehold_claims_lost_total ", "leasehold_claims_handed_back_total ",
+                "leasehold_settlements_failed_total ", "leasehold_outputs_not_kept_total ")) {
             assertTrue(metrics.body().lines().anyMatch(l -> l.startsWith(meter)), meter + " in:\n" + metrics.body());
         }
     }

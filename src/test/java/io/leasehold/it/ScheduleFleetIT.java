@@ -202,6 +202,16 @@ class ScheduleFleetIT {
      */
     private ServiceProcess afterFailover(String what) {
         ServiceProcess[] holder = new ServiceProcess[1];
+        try {
+            awaitOneHolder(what, holder);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "\n" + fleetState(), e); // what each instance was doing
+        }
+        await(what + ": two fire times run after it", 2);
+        return holder[0];
+    }
+
+    private void awaitOneHolder(String what, ServiceProcess[] holder) {
         Await.until(what + ": one holder, the others waiting, among " + live, WITHIN, () -> {
             replaceExited();
             List<LeaseCluster.Lease> seen = live.stream().map(LeaseCluster::lease).toList();
@@ -219,8 +229,6 @@ class ScheduleFleetIT {
             holder[0] = held.size() == 1 ? held.get(0) : null;
             return holder[0] != null;
         });
-        await(what + ": two fire times run after it", 2);
-        return holder[0];
     }
 
     /** Waits until {@code count} more items of the schedule ran (lines in the run log). */
@@ -238,10 +246,15 @@ class ScheduleFleetIT {
         StringBuilder out = new StringBuilder("runs so far: " + lines().size());
         for (ServiceProcess p : started) {
             List<String> log = p.logText().lines().toList();
-            out.append("\n--- ").append(p.name()).append(p.isAlive() ? " (alive)" : " (ended)").append(", last lines:\n")
+            out.append("\n--- ").append(p.name()).append(p.isAlive() ? " (alive), lease " + leaseOf(p) : " (ended)").append(", last lines:\n")
                     .append(String.join("\n", log.subList(Math.max(0, log.size() - 15), log.size())));
         }
         return out.toString();
+    }
+
+    private static String leaseOf(ServiceProcess p) {
+        LeaseCluster.Lease lease = LeaseCluster.lease(p);
+        return lease == null ? "not answered" : lease.raw();
     }
 
     private List<String> lines() {

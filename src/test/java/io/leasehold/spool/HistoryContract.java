@@ -53,6 +53,8 @@ public abstract class HistoryContract extends ItemStoreContract {
     protected AttemptOutputs outputs = AttemptOutputs.NONE;
     /** Where the drain keeps outputs, when not in {@link #outputs}: set before the first pass. */
     private AttemptOutputs drainKeepsIn;
+    /** "id attempt: error" for each output the drain told it could not keep. */
+    private final List<String> notKept = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** Made at its first pass: the backend's test sets the spool up after this class's own set-up runs. */
     private Drainer drainer() {
@@ -74,7 +76,12 @@ public abstract class HistoryContract extends ItemStoreContract {
         DrainSettings settings = new DrainSettings(2, 5, Duration.ofSeconds(1), Duration.ZERO,
                 new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(8)), Duration.ZERO, TakeoverRule.OBSERVED);
         drainer = new Drainer(spool, clock, TERMS, settings, handler, () -> EPOCH, workers, workers, ArrivalWatch.NONE,
-                DrainEvents.NONE, false, DrainPause.never(clock),
+                new DrainEvents() {
+                    @Override
+                    public void outputNotKept(String id, int attempt, String error) {
+                        notKept.add(id + " " + attempt + ": " + error);
+                    }
+                }, false, DrainPause.never(clock),
                 new OutputKeeping(drainKeepsIn != null ? drainKeepsIn : outputs, "scripted"));
         drainer.start();
         return drainer;
@@ -283,6 +290,7 @@ public abstract class HistoryContract extends ItemStoreContract {
             assertEquals(past.attempt(), kept.status());
             assertEquals("attempt " + past.attempt() + " of " + id, kept.parts().get(0).text());
         }
+        assertEquals(List.of(), notKept, "each output kept");
         assertTrue(store.purge(id, ItemState.FAILED));
         assertEquals(java.util.Optional.empty(), outputs.read(id, 1));
         assertEquals(java.util.Optional.empty(), outputs.read(id, 2));
@@ -311,6 +319,7 @@ public abstract class HistoryContract extends ItemStoreContract {
         store.enqueue(id, new ByteArrayInputStream("o".getBytes()), MAX);
         assertEquals(1, pass().failed());
         assertEquals("exit 3: bad input", look(id).reason());
+        assertEquals(List.of(id + " 1: No space left on device"), notKept, "told to the metrics");
     }
 
     /** A retry by hand counts attempts from 1 again: the earlier run's outputs go, even when the new run shows nothing. */
