@@ -161,6 +161,75 @@ abstract class BatchEnqueueContract extends BackendContract {
         }
     }
 
+    /**
+     * Bytes that are no UTF-8 by RFC 3629 but that a lax decoder turns into characters: an overlong form
+     * (C0 AF is '/', C0 A2 is '"', C0 AE C0 AE is ".."), and a code point past U+10FFFF. The line is refused
+     * 400 naming it and saying the payload is not UTF-8 (send the bytes as payloadBase64); never enqueued
+     * with other bytes than were sent, never under an id the client did not write.
+     */
+    static Stream<Arguments> nonUtf8ThatDecodesToCharacters() {
+        return Stream.of(
+                Arguments.of(concat(bytes("{\"id\":\"ID\",\"payload\":\"a"), new byte[] {(byte) 0xC0, (byte) 0xAF, 'b', '"', '}'})),
+                Arguments.of(concat(bytes("{\"id\":\"ID\",\"payload\":\"a"), new byte[] {(byte) 0xC0, (byte) 0xA2, 'b', '"', '}'})),
+                Arguments.of(concat(bytes("{\"id\":\"ID"), concat(new byte[] {(byte) 0xC0, (byte) 0xAE, (byte) 0xC0, (byte) 0xAE},
+                        bytes("x\",\"payload\":\"a\"}")))),
+                Arguments.of(concat(bytes("{\"id\":\"ID\",\"payload\":\"a"),
+                        new byte[] {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80, '"', '}'})));
+    }
+
+    @ParameterizedTest
+    @MethodSource("nonUtf8ThatDecodesToCharacters")
+    void aLineThatIsNotUtf8IsRefusedAsNotUtf8EvenWhereALaxDecoderReadsCharacters(byte[] bad) throws IOException {
+        String prefix = SpoolFixture.uniqueId("lax");
+        java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+        body.writeBytes(bytes(line(prefix + "-1", "fine")));
+        body.writeBytes(replaceId(bad, prefix + "-2"));
+        body.writeBytes(bytes("\n"));
+        List<String> before = spool.holdings();
+        ValidatableResponse answer = given().contentType("application/x-ndjson").body(body.toByteArray()).when()
+                .post("/items/batch").then();
+        String error = answer.extract().asString();
+        assertEquals(400, answer.extract().statusCode(), error);
+        String message = answer.extract().path("error");
+        assertTrue(message.startsWith("line 2: ") && message.contains("UTF-8"), message);
+        assertTrue(!message.contains("surrogate"), "the bytes are not UTF-8; no surrogate was sent: " + error);
+        assertEquals(before, spool.holdings(), "nothing written");
+    }
+
+    private static byte[] replaceId(byte[] line, String id) {
+        return new String(line, StandardCharsets.ISO_8859_1).replace("ID", id).getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /**
+     * NDJSON is UTF-8: a line in UTF-16 (as a Windows tool may write it, here without a BOM) is refused 400
+     * naming it, not decoded as UTF-16 for a line split at a 0x0A byte of UTF-8.
+     */
+    @Test
+    void aLineInUtf16IsRefusedNotReadAsUtf16() throws IOException {
+        List<String> before = spool.holdings();
+        byte[] utf16 = "{\"payload\":\"x\"}".getBytes(StandardCharsets.UTF_16LE);
+        ValidatableResponse answer = given().contentType("application/x-ndjson").body(concat(utf16, bytes("\n")))
+                .when().post("/items/batch").then();
+        String body = answer.extract().asString();
+        assertEquals(400, answer.extract().statusCode(), body);
+        assertTrue(answer.extract().<String>path("error").startsWith("line 1: "), body);
+        assertEquals(before, spool.holdings(), "nothing written");
+    }
+
+    /**
+     * A field name past Jackson's bound (here 2 MiB, within the line's) is a bad line: 400 naming the unknown
+     * field, never 413 "payload larger than max-bytes" for a line whose payload is one byte.
+     */
+    @Test
+    void aHugeFieldNameIsABadLineNotAPayloadTooLarge() throws IOException {
+        List<String> before = spool.holdings();
+        String body = "{\"" + "k".repeat(100_000) + "\":1,\"payload\":\"x\"}\n";
+        ValidatableResponse answer = post(body);
+        String text = answer.extract().asString();
+        assertEquals(400, answer.extract().statusCode(), text.substring(0, Math.min(300, text.length())));
+        assertEquals(before, spool.holdings(), "nothing written");
+    }
+
     @Test
     void rawUtf8InAPayloadIsEnqueuedLikeAnyOtherLine() throws IOException {
         String prefix = SpoolFixture.uniqueId("utf8");
