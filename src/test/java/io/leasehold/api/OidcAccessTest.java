@@ -63,6 +63,30 @@ class OidcAccessTest {
         SpoolFixture.assertError(call(nobody, "POST", "/drain/pause").then(), 403, "quarkus.oidc.roles.role-claim-path");
     }
 
+    /**
+     * The scheme followed by more than one space is the same header (RFC 9110, 11.4), as ApiTokenTest pins for the
+     * static tokens: an issuer's valid token sent so is read, never refused 401 as "not still valid", which sends
+     * the client for a fresh token that would be refused the same way.
+     */
+    @Test
+    void anOidcTokenAfterMoreThanOneSpaceIsTheSameHeader() {
+        String operator = OidcTokens.of("otto", ApiTokens.OPERATOR);
+        for (String header : List.of("Bearer  " + operator, "bearer   " + operator)) {
+            given().header("Authorization", header).get("/drain").then().statusCode(200);
+        }
+        given().header("Authorization", "Bearer  " + ViewerTokenProfile.OPERATOR).get("/drain").then().statusCode(200);
+    }
+
+    /** A valid token with neither role and no name claim (sub, preferred_username): the 403 never names 'null'. */
+    @Test
+    void aTokenWithNeitherRoleNorANameIsRefused403WithoutNamingNull() {
+        String nameless = io.smallrye.jwt.build.Jwt.issuer(OidcTokens.ISSUER)
+                .claim("realm_access", java.util.Map.of("roles", List.of("auditor"))).expiresIn(300).jws().keyId("1")
+                .sign("privateKey.jwk");
+        String error = call(nameless, "GET", "/drain").then().statusCode(403).extract().path("error");
+        assertTrue(error.contains("has neither the role operator nor viewer") && !error.contains("'null'"), error);
+    }
+
     @Test
     void anExpiredOrWronglySignedOidcTokenIs401() {
         for (String bad : List.of(OidcTokens.expired("otto", ApiTokens.OPERATOR),
