@@ -11,10 +11,14 @@ import io.leasehold.spool.ItemStore;
 import io.leasehold.spool.StagedBatch;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.io.PushbackReader;
+import java.io.Reader;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
@@ -42,6 +46,9 @@ final class NdjsonBatch {
             super(message);
         }
     }
+
+    private static final String PAYLOAD = "payload";
+    private static final String PAYLOAD_BASE64 = "payloadBase64";
 
     private final JsonFactory json;
     private final long maxBytes;
@@ -114,9 +121,11 @@ final class NdjsonBatch {
                 throw known(e, number);
             } catch (BadLine | IllegalArgumentException e) {
                 throw firstRefused(batch, new LineRefusedException(400, "line " + number + ": " + e.getMessage(), e));
-            } catch (ItemStore.PayloadTooLargeException | StreamConstraintsException e) {
-                throw firstRefused(batch, new LineRefusedException(413, "line " + number + ": payload larger than "
-                        + maxBytes + " bytes (leasehold.item.max-bytes)", e));
+            } catch (ItemStore.PayloadTooLargeException e) {
+                throw firstRefused(batch, new LineRefusedException(413, "line " + number + ": " + e.getMessage(), e));
+            } catch (CharacterCodingException e) {
+                throw firstRefused(batch, new LineRefusedException(400, "line " + number + ": not UTF-8 (a batch is"
+                        + " UTF-8 text, one JSON object a line; send other bytes as \"payloadBase64\")", e));
             } catch (NdjsonLines.LineTooLongException e) {
                 throw firstRefused(batch, new LineRefusedException(413, e.getMessage(), e));
             } catch (JsonProcessingException e) {
@@ -127,8 +136,28 @@ final class NdjsonBatch {
         return items;
     }
 
+    /**
+     * The line as strict UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF), less a leading
+     * byte order mark. Never Jackson's guess from the first bytes, which would read a line as UTF-16 or UTF-32.
+     */
+    private static Reader text(InputStream line) throws IOException {
+        PushbackReader text = new PushbackReader(new InputStreamReader(line, StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)));
+        int first = text.read();
+        if (first != -1 && first != '\uFEFF') {
+            text.unread(first);
+        }
+        return text;
+    }
+
     private void item(InputStream line, int number, StagedBatch batch) throws IOException {
-        try (JsonParser parser = json.createParser(line)) {
+        try (JsonParser parser = json.createParser(text(line))) {
+            fields(parser, number, batch);
+        }
+    }
+
+    private void fields(JsonParser parser, int number, StagedBatch batch) throws IOException {
+        try {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
                 throw new BadLine("not a JSON object");
             }
@@ -145,7 +174,7 @@ final class NdjsonBatch {
                     hasId = true;
                     id = string(parser, value, field);
                     AddressableIds.require(id);
-                } else if (field.equals("payload") || field.equals("payloadBase64")) {
+                } else if (field.equals(PAYLOAD) || field.equals(PAYLOAD_BASE64)) {
                     if (payloadField != null) {
                         throw new BadLine(payloadField.equals(field) ? "\"" + field + "\" is given twice"
                                 : "both \"payload\" and \"payloadBase64\": give one");
@@ -155,10 +184,14 @@ final class NdjsonBatch {
                         throw new BadLine("\"" + field + "\" must be a string");
                     }
                     OutputStream out = batch.payload(number, id);
-                    if (field.equals("payload")) {
-                        out.write(utf8(parser.getText()));
-                    } else {
-                        base64(parser, out);
+                    try {
+                        if (field.equals("payload")) {
+                            out.write(utf8(parser.getText()));
+                        } else {
+                            base64(parser, out);
+                        }
+                    } catch (StreamConstraintsException e) { // the value past the bound: too large, not a bad line
+                        throw (IOException) new ItemStore.PayloadTooLargeException(maxBytes).initCause(e);
                     }
                 } else {
                     throw new BadLine("unknown field \"" + io.leasehold.core.ItemId.printable(field)
@@ -175,6 +208,10 @@ final class NdjsonBatch {
                 throw new BadLine("more than one JSON value on the line");
             }
             batch.item(number, id);
+        } catch (StreamConstraintsException e) {
+            // Past a bound elsewhere than in a payload's value (a name, an id, a number): no item's line.
+            throw new BadLine("not an item's line (an item has \"id\", and \"payload\" or \"payloadBase64\"): "
+                    + e.getOriginalMessage());
         }
     }
 

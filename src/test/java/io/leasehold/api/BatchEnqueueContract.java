@@ -137,10 +137,10 @@ abstract class BatchEnqueueContract extends BackendContract {
     static Stream<Arguments> rawBadLines() {
         return Stream.of(
                 Arguments.of(bytes("\u00e9 x"), "not valid JSON"), // a line led by a non-ASCII character
-                Arguments.of(new byte[] {(byte) 0xFF}, "not valid JSON"), // a lone byte that is no UTF-8
-                Arguments.of(new byte[] {(byte) 0x80, '{', '}'}, "not valid JSON"), // a stray continuation byte
+                Arguments.of(new byte[] {(byte) 0xFF}, "not UTF-8"), // a lone byte that is no UTF-8
+                Arguments.of(new byte[] {(byte) 0x80, '{', '}'}, "not UTF-8"), // a stray continuation byte
                 Arguments.of(concat(bytes("{\"id\":\"x-u\",\"payload\":\"a"), new byte[] {(byte) 0xC3, '"', '}'}),
-                        "not valid JSON")); // a payload cut inside a character
+                        "not UTF-8")); // a payload cut inside a character
     }
 
     /** Raw bytes, not text: a byte at or above 0x80 is read as the unsigned value it is, never as an end. */
@@ -239,6 +239,18 @@ abstract class BatchEnqueueContract extends BackendContract {
                 .statusCode(201).body("items.id", equalTo(List.of(prefix + "-1", prefix + "-2", prefix + "-3")));
         assertEquals("\u00e9t\u00e9 \u2603 \ud83d\ude00", text(prefix + "-2"));
         assertEquals("\u00e9", text(prefix + "-3"));
+    }
+
+    /** A UTF-8 byte order mark before a line (a Windows tool's habit) is no part of it; CRLF ends a line like LF. */
+    @Test
+    void aByteOrderMarkBeforeALineIsSkippedAndCrlfEndsALine() throws IOException {
+        String prefix = SpoolFixture.uniqueId("bom");
+        String body = "\ufeff" + line(prefix + "-1", "\u00e9 one").replace("\n", "\r\n")
+                + "\ufeff" + line(prefix + "-2", "two");
+        given().contentType("application/x-ndjson").body(bytes(body)).when().post("/items/batch").then()
+                .statusCode(201).body("items.id", equalTo(List.of(prefix + "-1", prefix + "-2")));
+        assertEquals("\u00e9 one", text(prefix + "-1"));
+        assertEquals("two", text(prefix + "-2"));
     }
 
     private static byte[] bytes(String s) {
