@@ -181,7 +181,8 @@ final class ItemMoves {
         }
         if (!facts.get().regular() || !spool.halfMoves().settledAlone(id, SpoolFolder.of(settled), facts.get())) {
             throw new ItemStore.UnfitItemException(id, SpoolFolder.of(settled).dirName() + "/" + id + " is not a plain item "
-                    + "file with one name");
+                    + "file with one name (a link, a FIFO, a directory, or a file with a second name): left alone;"
+                    + " remove it by hand");
         }
         // The outputs first: a crash in between leaves an item without them, never them for a later item of the id.
         new DirectoryOutputs(layout).forget(id);

@@ -213,6 +213,22 @@ public final class PosixItemStore implements ItemStore, AutoCloseable {
         return moves.purge(ItemId.require(id), settled);
     }
 
+    /**
+     * As every store's, but where no item is found, junk under the id's settled names (a link, a FIFO, a
+     * directory: which a lookup passes over, though it keeps the id taken) is refused naming it, never "no item".
+     */
+    @Override
+    public void purgeSettled(String id) throws IOException {
+        if (lookup(ItemId.require(id)).isEmpty()) {
+            for (ItemState settled : List.of(ItemState.DONE, ItemState.FAILED)) {
+                if (purge(id, settled)) { // throws for junk, left alone
+                    return; // an item settled meanwhile: purged, as asked
+                }
+            }
+        }
+        ItemStore.super.purgeSettled(id);
+    }
+
     @Override
     public SettledWalk walkSettled(ItemState settled, boolean reasons) throws IOException {
         return queries.walkSettled(settled, reasons);
