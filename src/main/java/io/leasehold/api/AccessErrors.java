@@ -60,8 +60,9 @@ public class AccessErrors {
     @ServerExceptionMapper
     public Response forbidden(ForbiddenException e) {
         if (!identity.isAnonymous() && !identity.hasRole(ApiTokens.VIEWER) && !identity.hasRole(ApiTokens.OPERATOR)) {
-            return ApiErrors.answer(403, "the OIDC access token of '" + identity.getPrincipal().getName()
-                    + "' has neither the role operator nor viewer (read from the claim quarkus.oidc.roles.role-claim-path"
+            String name = identity.getPrincipal() == null ? null : identity.getPrincipal().getName();
+            return ApiErrors.answer(403, "the OIDC access token" + (name == null || name.isBlank() ? "" : " of '"
+                    + io.leasehold.core.ItemId.printable(name) + "'") + " has neither the role operator nor viewer (read from the claim quarkus.oidc.roles.role-claim-path"
                     + " names): give it one of them at the issuer");
         }
         String operator = tokens.operatorTokenSet() ? "the operator's token (leasehold.api.token)" : "";

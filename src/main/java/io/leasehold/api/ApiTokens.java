@@ -99,6 +99,11 @@ public class ApiTokens implements HttpAuthenticationMechanism {
             // 401 to fix, not a 503 to wait out).
             return Uni.createFrom().failure(new AuthenticationFailedException("neither a static token nor a JWT"));
         }
+        if (oidc && !sent.isEmpty() && !header.equals("Bearer " + sent)) {
+            // OIDC's mechanism reads only "Bearer" and one space: the same header with more spaces or another case
+            // of the scheme (RFC 9110, 11.4), as the static tokens are read, is handed on in that one form.
+            context.request().headers().set("Authorization", "Bearer " + sent);
+        }
         // anonymous: OIDC's mechanism, asked next when on, checks the bearer; else a call that needs a role answers 401
         return Uni.createFrom().optional(Optional.empty());
     }
