@@ -129,11 +129,23 @@ final class NdjsonBatch {
             } catch (NdjsonLines.LineTooLongException e) {
                 throw firstRefused(batch, new LineRefusedException(413, e.getMessage(), e));
             } catch (JsonProcessingException e) {
-                throw firstRefused(batch, new LineRefusedException(400, "line " + number + ": not valid JSON: "
-                        + e.getOriginalMessage(), e));
+                throw firstRefused(batch, new LineRefusedException(400, "line " + number + ": not valid JSON"
+                        + notJson(e), e));
             }
         }
         return items;
+    }
+
+    /**
+     * Jackson's words without its own location (whose "line: 1" is always the batch line's first) and with the
+     * column, then the shape a line must have.
+     */
+    private static String notJson(JsonProcessingException e) {
+        String words = String.valueOf(e.getOriginalMessage()).replaceAll("\\s*\\(start marker at \\[Source:.*?\\]\\)", "")
+                .replaceAll("\\s*at \\[Source:.*$", "").strip();
+        int column = e.getLocation() == null ? -1 : e.getLocation().getColumnNr();
+        return (column > 0 ? " at column " + column : "") + ": " + words + " (each line is one JSON object, e.g."
+                + " {\"id\":\"order-1\",\"payload\":\"text\"})";
     }
 
     /**

@@ -134,6 +134,22 @@ abstract class BatchEnqueueContract extends BackendContract {
         }
     }
 
+    /**
+     * A newcomer's cut line: the error names the batch line and the column, never Jackson's own location (whose
+     * "line: 1" contradicted it) or its internals, and shows the shape a line must have.
+     */
+    @Test
+    void aLineThatIsNotJsonIsNamedWithItsColumnAndTheShapeOfALine() throws IOException {
+        String prefix = SpoolFixture.uniqueId("cut");
+        for (String bad : List.of("{\"id\":\"" + prefix + "-2\",\"payload\":\"oops\"", "hello")) {
+            String error = post(line(prefix + "-1", "ok") + bad + "\n").statusCode(400).extract().path("error");
+            assertTrue(error.startsWith("line 2: not valid JSON at column ") && error.endsWith(
+                    "(each line is one JSON object, e.g. {\"id\":\"order-1\",\"payload\":\"text\"})"), error);
+            assertTrue(!error.contains("Source") && !error.contains("line: 1") && !error.contains("StreamReadFeature"),
+                    error);
+        }
+    }
+
     static Stream<Arguments> rawBadLines() {
         return Stream.of(
                 Arguments.of(bytes("\u00e9 x"), "not valid JSON"), // a line led by a non-ASCII character
