@@ -17,6 +17,7 @@ import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Optional;
 
 /**
@@ -99,10 +100,13 @@ public final class DirectoryOutputs implements AttemptOutputs {
     private Path folderFor(String id) throws IOException {
         Path folder = layout.file(SpoolFolder.OUTPUTS, id);
         for (int look = 0; look < 3; look++) {
-            if (Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
-                return folder;
-            }
-            if (Files.exists(folder, LinkOption.NOFOLLOW_LINKS)) {
+            // One look tells both whether it is there and what it is: two looks could see nothing, then the
+            // folder another holder made between them, and call it junk.
+            Optional<BasicFileAttributes> there = attributes(folder);
+            if (there.isPresent()) {
+                if (there.get().isDirectory()) {
+                    return folder;
+                }
                 break;
             }
             Path parent = layout.folder(SpoolFolder.OUTPUTS);
@@ -118,6 +122,14 @@ public final class DirectoryOutputs implements AttemptOutputs {
             }
         }
         throw new IOException("outputs/" + id + " is not a directory: the attempt's output cannot be kept (remove it)");
+    }
+
+    private static Optional<BasicFileAttributes> attributes(Path path) throws IOException {
+        try {
+            return Optional.of(Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
     }
 
     private static int number(String name) {

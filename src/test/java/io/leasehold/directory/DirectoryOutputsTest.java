@@ -97,4 +97,33 @@ class DirectoryOutputsTest extends AttemptOutputsContract {
         one.keep("huge", output(1, "ours"));
         assertEquals("ours", other.read("huge", 1).orElseThrow().parts().get(0).text(), "the next keep replaces it");
     }
+
+    /**
+     * Two holders keeping the first output of an item at the same instant: one makes its folder, the other finds
+     * it made, never "not a directory" (the full suite once saw a look that found nothing, then something).
+     */
+    @Test
+    void twoFirstOutputsOfAnItemAtOnceAreBothKept() throws Exception {
+        java.util.concurrent.ExecutorService two = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            for (int i = 0; i < 300; i++) {
+                String id = "fresh-" + i;
+                java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(2);
+                List<java.util.concurrent.Future<?>> both = new java.util.ArrayList<>();
+                for (DirectoryOutputs writer : List.of((DirectoryOutputs) one, (DirectoryOutputs) other)) {
+                    both.add(two.submit(() -> {
+                        together.await();
+                        writer.keep(id, output(1, "first"));
+                        return null;
+                    }));
+                }
+                for (java.util.concurrent.Future<?> f : both) {
+                    f.get(10, java.util.concurrent.TimeUnit.SECONDS);
+                }
+            }
+        } finally {
+            two.shutdownNow();
+        }
+        assertEquals("first", other.read("fresh-299", 1).orElseThrow().parts().get(0).text());
+    }
 }
