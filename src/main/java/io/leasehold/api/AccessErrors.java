@@ -1,5 +1,6 @@
 package io.leasehold.api;
 
+import io.leasehold.core.ItemId;
 import io.quarkus.oidc.OIDCException;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
@@ -61,9 +62,9 @@ public class AccessErrors {
     public Response forbidden(ForbiddenException e) {
         if (!identity.isAnonymous() && !identity.hasRole(ApiTokens.VIEWER) && !identity.hasRole(ApiTokens.OPERATOR)) {
             String name = identity.getPrincipal() == null ? null : identity.getPrincipal().getName();
-            return ApiErrors.answer(403, "the OIDC access token" + (name == null || name.isBlank() ? "" : " of '"
-                    + io.leasehold.core.ItemId.printable(name) + "'") + " has neither the role operator nor viewer (read from the claim quarkus.oidc.roles.role-claim-path"
-                    + " names): give it one of them at the issuer");
+            String whose = name == null || name.isBlank() ? "" : " of '" + ItemId.printable(name) + "'";
+            return ApiErrors.answer(403, "the OIDC access token" + whose + " has neither the role operator nor viewer"
+                    + " (read from the claim quarkus.oidc.roles.role-claim-path names): give it one of them at the issuer");
         }
         String operator = tokens.operatorTokenSet() ? "the operator's token (leasehold.api.token)" : "";
         if (tokens.oidcEnabled()) {

@@ -47,9 +47,6 @@ final class NdjsonBatch {
         }
     }
 
-    private static final String PAYLOAD = "payload";
-    private static final String PAYLOAD_BASE64 = "payloadBase64";
-
     private final JsonFactory json;
     private final long maxBytes;
     private final int maxLines;
@@ -186,7 +183,7 @@ final class NdjsonBatch {
                     hasId = true;
                     id = string(parser, value, field);
                     AddressableIds.require(id);
-                } else if (field.equals(PAYLOAD) || field.equals(PAYLOAD_BASE64)) {
+                } else if (field.equals("payload") || field.equals("payloadBase64")) {
                     if (payloadField != null) {
                         throw new BadLine(payloadField.equals(field) ? "\"" + field + "\" is given twice"
                                 : "both \"payload\" and \"payloadBase64\": give one");

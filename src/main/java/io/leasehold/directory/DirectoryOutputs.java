@@ -17,7 +17,6 @@ import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Optional;
 
 /**
@@ -102,9 +101,9 @@ public final class DirectoryOutputs implements AttemptOutputs {
         for (int look = 0; look < 3; look++) {
             // One look tells both whether it is there and what it is: two looks could see nothing, then the
             // folder another holder made between them, and call it junk.
-            Optional<BasicFileAttributes> there = attributes(folder);
+            Optional<FileFacts> there = FileFacts.of(folder);
             if (there.isPresent()) {
-                if (there.get().isDirectory()) {
+                if (there.get().directory()) {
                     return folder;
                 }
                 break;
@@ -122,14 +121,6 @@ public final class DirectoryOutputs implements AttemptOutputs {
             }
         }
         throw new IOException("outputs/" + id + " is not a directory: the attempt's output cannot be kept (remove it)");
-    }
-
-    private static Optional<BasicFileAttributes> attributes(Path path) throws IOException {
-        try {
-            return Optional.of(Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
-        }
     }
 
     private static int number(String name) {

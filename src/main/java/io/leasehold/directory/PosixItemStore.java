@@ -219,14 +219,16 @@ public final class PosixItemStore implements ItemStore, AutoCloseable {
      */
     @Override
     public void purgeSettled(String id) throws IOException {
-        if (lookup(ItemId.require(id)).isEmpty()) {
+        try {
+            ItemStore.super.purgeSettled(id);
+        } catch (NoSuchItemException none) {
             for (ItemState settled : List.of(ItemState.DONE, ItemState.FAILED)) {
                 if (purge(id, settled)) { // throws for junk, left alone
                     return; // an item settled meanwhile: purged, as asked
                 }
             }
+            throw none;
         }
-        ItemStore.super.purgeSettled(id);
     }
 
     @Override

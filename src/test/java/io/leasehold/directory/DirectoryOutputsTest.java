@@ -4,13 +4,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.leasehold.spool.AttemptOutputs;
 import io.leasehold.spool.AttemptOutputsContract;
 import io.leasehold.spool.ItemStore;
 import io.leasehold.testing.Fifo;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -49,7 +57,7 @@ class DirectoryOutputsTest extends AttemptOutputsContract {
         assertEquals(java.util.Optional.empty(), one.read("item-1", 1));
         one.forget("item-1");
         one.keep("item-1", output(1, "a"));
-        assertEquals("a", other.read("item-1", 1).orElseThrow().parts().get(0).text());
+        assertEquals("a", stdout(other, "item-1", 1));
     }
 
     @Test
@@ -61,7 +69,7 @@ class DirectoryOutputsTest extends AttemptOutputsContract {
         Files.createSymbolicLink(folder.resolve("2"), outside);
         assertThrows(IOException.class, () -> one.read("odd", 2));
         one.keep("odd", output(2, "ours"));
-        assertEquals("ours", other.read("odd", 2).orElseThrow().parts().get(0).text());
+        assertEquals("ours", stdout(other, "odd", 2));
         assertEquals("secret", Files.readString(outside), "the link's target untouched");
         one.forget("odd");
         assertTrue(Files.exists(outside), "a purge removes links, never what they name");
@@ -89,13 +97,13 @@ class DirectoryOutputsTest extends AttemptOutputsContract {
     @Test
     void aHugeFileInPlaceOfAnOutputIsRefusedUnread() throws Exception {
         Path folder = Files.createDirectories(layout.file(SpoolFolder.OUTPUTS, "huge"));
-        try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(folder.resolve("1").toFile(), "rw")) {
+        try (RandomAccessFile file = new RandomAccessFile(folder.resolve("1").toFile(), "rw")) {
             file.setLength(1L << 30);
         }
         ItemStore.UnfitOutputException e = assertThrows(ItemStore.UnfitOutputException.class, () -> one.read("huge", 1));
         assertTrue(e.getMessage().contains("outputs/huge/1") && e.getMessage().contains("remove it"), e.getMessage());
         one.keep("huge", output(1, "ours"));
-        assertEquals("ours", other.read("huge", 1).orElseThrow().parts().get(0).text(), "the next keep replaces it");
+        assertEquals("ours", stdout(other, "huge", 1), "the next keep replaces it");
     }
 
     /**
@@ -104,26 +112,26 @@ class DirectoryOutputsTest extends AttemptOutputsContract {
      */
     @Test
     void twoFirstOutputsOfAnItemAtOnceAreBothKept() throws Exception {
-        java.util.concurrent.ExecutorService two = java.util.concurrent.Executors.newFixedThreadPool(2);
+        ExecutorService two = Executors.newFixedThreadPool(2);
         try {
             for (int i = 0; i < 300; i++) {
                 String id = "fresh-" + i;
-                java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(2);
-                List<java.util.concurrent.Future<?>> both = new java.util.ArrayList<>();
-                for (DirectoryOutputs writer : List.of((DirectoryOutputs) one, (DirectoryOutputs) other)) {
+                CyclicBarrier together = new CyclicBarrier(2);
+                List<Future<?>> both = new ArrayList<>();
+                for (AttemptOutputs writer : List.of(one, other)) {
                     both.add(two.submit(() -> {
                         together.await();
                         writer.keep(id, output(1, "first"));
                         return null;
                     }));
                 }
-                for (java.util.concurrent.Future<?> f : both) {
-                    f.get(10, java.util.concurrent.TimeUnit.SECONDS);
+                for (Future<?> f : both) {
+                    f.get(10, TimeUnit.SECONDS);
                 }
             }
         } finally {
             two.shutdownNow();
         }
-        assertEquals("first", other.read("fresh-299", 1).orElseThrow().parts().get(0).text());
+        assertEquals("first", stdout(other, "fresh-299", 1));
     }
 }

@@ -45,7 +45,7 @@ class JetStreamOutputsTest extends AttemptOutputsContract {
         assertFalse(a.keyValueManagement().getBucketNames().contains(ledger + "-outputs"));
         one.keep("item-1", output(1, "a"));
         assertTrue(a.keyValueManagement().getBucketNames().contains(ledger + "-outputs"));
-        assertEquals("a", other.read("item-1", 1).orElseThrow().parts().get(0).text(), "a reader that looked before finds it");
+        assertEquals("a", stdout(other, "item-1", 1), "a reader that looked before finds it");
     }
 
     /** Every dropped output leaves a purge marker; the upkeep's sweep removes them, so the bucket does not grow for ever. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.leasehold.core.HandlerOutput;
+import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +30,12 @@ public abstract class AttemptOutputsContract {
                         new HandlerOutput.Part("stderr", "", 0, "tail"))));
     }
 
+    /** The stdout part's text of an output that must be there. */
+    protected static String stdout(AttemptOutputs from, String id, int attempt) throws IOException {
+        return from.read(id, attempt).orElseThrow(() -> new AssertionError("no output " + id + " " + attempt))
+                .parts().get(0).text();
+    }
+
     @Test
     void anOutputKeptByOneInstanceIsReadWholeByAnother() throws Exception {
         AttemptOutput kept = output(1, "line one\nline two ü 🚀\u0007");
@@ -42,17 +49,17 @@ public abstract class AttemptOutputsContract {
     void idsWithDotsKeepOutputsApart() throws Exception {
         one.keep("a.b", output(1, "dotted"));
         one.keep("a", output(1, "plain"));
-        assertEquals("dotted", other.read("a.b", 1).orElseThrow().parts().get(0).text());
-        assertEquals("plain", other.read("a", 1).orElseThrow().parts().get(0).text());
+        assertEquals("dotted", stdout(other, "a.b", 1));
+        assertEquals("plain", stdout(other, "a", 1));
         one.forget("a");
-        assertEquals("dotted", other.read("a.b", 1).orElseThrow().parts().get(0).text(), "a's purge leaves a.b's");
+        assertEquals("dotted", stdout(other, "a.b", 1), "a's purge leaves a.b's");
     }
 
     @Test
     void theSameAttemptKeptAgainReplacesItsOutput() throws Exception {
         one.keep("item-1", output(2, "first"));
         other.keep("item-1", output(2, "second"));
-        assertEquals("second", one.read("item-1", 2).orElseThrow().parts().get(0).text());
+        assertEquals("second", stdout(one, "item-1", 2));
     }
 
     @Test
@@ -64,7 +71,7 @@ public abstract class AttemptOutputsContract {
             assertEquals(Optional.empty(), other.read("busy", n), "attempt " + n + " is older than the latest ten");
         }
         for (int n = 6; n <= 15; n++) {
-            assertEquals("attempt " + n, other.read("busy", n).orElseThrow().parts().get(0).text());
+            assertEquals("attempt " + n, stdout(other, "busy", n));
         }
     }
 
@@ -76,7 +83,7 @@ public abstract class AttemptOutputsContract {
         other.forget("gone");
         assertEquals(Optional.empty(), one.read("gone", 1));
         assertEquals(Optional.empty(), one.read("gone", 2));
-        assertEquals("z", one.read("stays", 1).orElseThrow().parts().get(0).text());
+        assertEquals("z", stdout(one, "stays", 1));
         other.forget("never-kept"); // nothing there: no error
     }
 
@@ -106,7 +113,7 @@ public abstract class AttemptOutputsContract {
         } finally {
             three.shutdownNow();
         }
-        assertEquals("x".repeat(129), one.read("raced", 3).orElseThrow().parts().get(0).text());
+        assertEquals("x".repeat(129), stdout(one, "raced", 3));
     }
 
     /** A late holder's attempt kept after its taker's later one: neither drops the other. */
@@ -114,8 +121,8 @@ public abstract class AttemptOutputsContract {
     void anEarlierAttemptKeptLateDropsNoLaterOne() throws Exception {
         one.keep("taken", output(2, "the taker's attempt 2"));
         other.keep("taken", output(1, "the late holder's attempt 1"));
-        assertEquals("the taker's attempt 2", one.read("taken", 2).orElseThrow().parts().get(0).text());
-        assertEquals("the late holder's attempt 1", one.read("taken", 1).orElseThrow().parts().get(0).text());
+        assertEquals("the taker's attempt 2", stdout(one, "taken", 2));
+        assertEquals("the late holder's attempt 1", stdout(one, "taken", 1));
     }
 
     /** Numbers that kept nothing (an abandoned attempt, a silent one) leave no older output past the bound. */
@@ -130,6 +137,6 @@ public abstract class AttemptOutputsContract {
         }
         assertEquals(Optional.empty(), other.read("gappy", 1), "attempt 1 is older than 13 - 10");
         assertEquals(Optional.empty(), other.read("gappy", 2), "attempt 2 is older than 13 - 10");
-        assertEquals("attempt 4", other.read("gappy", 4).orElseThrow().parts().get(0).text());
+        assertEquals("attempt 4", stdout(other, "gappy", 4));
     }
 }

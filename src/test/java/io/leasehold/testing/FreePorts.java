@@ -33,24 +33,24 @@ public final class FreePorts {
     private static final List<FileLock> HELD = new ArrayList<>();
     private static final Path LOCKS = Path.of(System.getProperty("java.io.tmpdir"), "leasehold-test-ports");
     private static final int LOWEST = 10_000;
+    private static final int BELOW = ephemeralLow();
 
     private FreePorts() {
     }
 
     /** A port free on every address now, below the ephemeral range, and handed out to no one else. */
     public static synchronized int take() {
-        int below = ephemeralLow();
         for (int tries = 0; tries < 5000; tries++) {
-            int port = ThreadLocalRandom.current().nextInt(LOWEST, below);
+            int port = ThreadLocalRandom.current().nextInt(LOWEST, BELOW);
             if (!GIVEN.contains(port) && bindable(port) && lock(port)) {
                 GIVEN.add(port);
                 return port;
             }
         }
-        throw new IllegalStateException("no free port in " + LOWEST + ".." + (below - 1) + " after 5000 tries");
+        throw new IllegalStateException("no free port in " + LOWEST + ".." + (BELOW - 1) + " after 5000 tries");
     }
 
-    /** The low end of the kernel's ephemeral range, read once per take; 32768 where it cannot be read. */
+    /** The low end of the kernel's ephemeral range; 32768 where it cannot be read. */
     static int ephemeralLow() {
         try {
             String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim();
