@@ -445,6 +445,40 @@ abstract class BatchEnqueueContract extends BackendContract {
         spool.assertNoStaging();
     }
 
+    /**
+     * The client's connection reset mid-body, inside a character of the second line (one good line before it):
+     * nothing of the batch stays (no staged payload, no reservation: the ids are free again), and the service
+     * answers the next batch.
+     */
+    @Test
+    void aConnectionResetInsideACharacterLeavesNothingAndFreesTheIds() throws Exception {
+        String prefix = SpoolFixture.uniqueId("reset");
+        List<String> before = spool.holdings();
+        byte[] sent = concat(bytes(line(prefix + "-1", "fine") + "{\"id\":\"" + prefix + "-2\",\"payload\":\"a"),
+                new byte[] {(byte) 0xE2, (byte) 0x82}); // the first two bytes of the euro sign
+        try (java.net.Socket socket = new java.net.Socket(base.getHost(), base.getPort())) {
+            socket.getOutputStream().write(("POST /items/batch HTTP/1.1\r\nHost: " + base.getHost() + "\r\n"
+                    + "Content-Type: application/x-ndjson\r\nContent-Length: " + (sent.length + 100) + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().write(sent);
+            socket.getOutputStream().flush();
+            Thread.sleep(200); // the service reads what came before the reset
+            socket.setSoLinger(true, 0); // close with a reset, not a goodbye
+        }
+        io.leasehold.testing.Await.until("the cut batch left nothing", java.time.Duration.ofSeconds(20), () -> {
+            try {
+                spool.assertNoStaging();
+                return before.equals(spool.holdings());
+            } catch (AssertionError | IOException e) {
+                return false;
+            }
+        });
+        given().when().get("/items/{id}", prefix + "-1").then().statusCode(404);
+        given().contentType("application/x-ndjson").body(bytes(line(prefix + "-1", "again") + line(prefix + "-2", "€")))
+                .when().post("/items/batch").then().statusCode(201);
+        assertEquals("\u20ac", text(prefix + "-2"));
+    }
+
     @Test
     void anEmptyBatchIsRefused() throws IOException {
         List<String> before = spool.holdings();
